@@ -1,0 +1,32 @@
+# Two commands do all the set-up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+STAMP   = $(VENV)/.installed
+
+.PHONY: install run test bench evaluate clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# The main job: process the bundled sample texts (the five seeds) into out/.
+run: install
+	mkdir -p out
+	$(BIN)/yili process --samples -o out/samples.jsonl
+
+test: install
+	$(BIN)/python -m pytest
+
+evaluate: install
+	$(BIN)/yili evaluate all
+
+bench: install
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) out .pytest_cache

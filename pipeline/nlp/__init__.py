@@ -1,0 +1,1 @@
+"""Tokenizer backends, spaCy factories and the ritual lexicon."""

@@ -1,0 +1,69 @@
+"""The ritual lexicon: terms per span label, read from ``configs/lexicon/*.txt``.
+
+Terms are written in traditional characters as in the editions; each is also kept in its
+normalised form (see :mod:`pipeline.text.normalise`) because matching happens on the normalised view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+FILES = {
+    "ACTOR": "actors.txt",
+    "VERB": "verbs.txt",
+    "OBJECT": "objects.txt",
+    "LOCATION": "locations.txt",
+    "FACING": "facings.txt",
+}
+
+
+def default_lexicon_dir() -> Path:
+    """``configs/lexicon`` of a source checkout, else the copy shipped inside the package."""
+    here = Path(__file__).resolve()
+    for candidate in (here.parents[2] / "configs" / "lexicon", here.parents[1] / "resources" / "lexicon"):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError("lexicon folder not found: expected configs/lexicon beside the package")
+
+
+@dataclass
+class Lexicon:
+    #: label -> terms as written in the files
+    terms: dict[str, list[str]] = field(default_factory=dict)
+    #: verb surface form -> lemma (e.g. 醋 -> 酢)
+    verb_lemmas: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, folder: Optional[Path] = None) -> "Lexicon":
+        folder = Path(folder) if folder else default_lexicon_dir()
+        terms: dict[str, list[str]] = {}
+        lemmas: dict[str, str] = {}
+        for label, name in FILES.items():
+            path = folder / name
+            items: list[str] = []
+            for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                cols = line.split("\t")
+                head = cols[0].strip()
+                if not head:
+                    raise ValueError(f"{path}:{lineno}: empty term")
+                items.append(head)
+                if label == "VERB":
+                    lemmas[head] = head
+                    for variant in cols[1:]:
+                        for v in variant.split():
+                            lemmas[v] = head
+                            items.append(v)
+            terms[label] = list(dict.fromkeys(items))
+        return cls(terms=terms, verb_lemmas=lemmas)
+
+    def normalised(self, normalise: Callable[[str], str]) -> dict[str, list[str]]:
+        """label -> normalised terms, longest first (the order a greedy matcher wants)."""
+        return {
+            label: sorted(dict.fromkeys(normalise(t) for t in items), key=len, reverse=True)
+            for label, items in self.terms.items()
+        }

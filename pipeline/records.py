@@ -1,0 +1,111 @@
+"""Dataclasses for what flows between the stages, and their JSON form (SCHEMA sections 1-4).
+
+Every offset is a Python ``str`` index (code points), end-exclusive, into the raw ``text``
+of the document the record belongs to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Optional
+
+
+@dataclass
+class Segment:
+    """A run of one text layer: JING / ZHU / SHU / OTHER."""
+
+    layer: str
+    start: int
+    end: int
+    text: str
+    evidence: str = "default"
+    score: float = 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Removal:
+    """Raw text that is not content: page furniture, spam, duplicated paragraphs, markup.
+
+    Removals are reported in the output (``removed``) so that nothing disappears silently.
+    """
+
+    start: int
+    end: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Sentence:
+    start: int
+    end: int
+    layer: str
+    #: "sentence" or "clause": clauses are parts of a sentence split at ， 、 etc.
+    kind: str = "sentence"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end, "layer": self.layer, "kind": self.kind}
+
+
+@dataclass
+class Span:
+    start: int
+    end: int
+    label: str
+    text: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end, "label": self.label, "text": self.text}
+
+
+@dataclass
+class Action:
+    """One ritual act (SCHEMA section 4)."""
+
+    verb: str
+    surface: str
+    start: int
+    end: int
+    actor: Optional[str] = None
+    actor_inferred: bool = False
+    count: Optional[int] = None
+    response: bool = False
+    negated: bool = False
+    purpose: Optional[str] = None
+    object: Optional[str] = None
+    target: Optional[str] = None
+    location: Optional[str] = None
+    facing: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {
+            "actor": self.actor,
+            "actor_inferred": self.actor_inferred,
+            "verb": self.verb,
+            "surface": self.surface,
+            "count": self.count,
+            "response": self.response,
+            "negated": self.negated,
+            "purpose": self.purpose,
+            "object": self.object,
+            "target": self.target,
+            "location": self.location,
+            "facing": self.facing,
+            "start": self.start,
+            "end": self.end,
+        }
+        out.update(self.extra)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Action":
+        known = {f for f in cls.__dataclass_fields__ if f != "extra"}
+        kwargs = {k: v for k, v in data.items() if k in known}
+        extra = {k: v for k, v in data.items() if k not in known}
+        return cls(**kwargs, extra=extra)

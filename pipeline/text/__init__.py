@@ -1,0 +1,1 @@
+"""Text views with offset maps, normalisation, and sentence segmentation."""

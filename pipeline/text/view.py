@@ -1,0 +1,116 @@
+"""A derived string that remembers where each of its characters came from in the raw text.
+
+Every stage after reading works on views (furniture dropped, script normalised, entities folded)
+and every offset it produces is mapped back with :meth:`TextView.to_raw`. Views derived from
+views keep raw offsets directly, so the map never has to be composed at the end.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from dataclasses import dataclass
+from typing import Callable, Iterable, Optional
+
+
+@dataclass
+class TextView:
+    raw: str
+    text: str
+    starts: array  # raw start of view character i
+    ends: array  # raw end (exclusive) of view character i
+    origin: int = 0  # raw position of an empty view
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def of(
+        cls,
+        raw: str,
+        start: int = 0,
+        end: Optional[int] = None,
+        drop: Iterable[tuple[int, int]] = (),
+        drop_chars: Optional[Callable[[str], bool]] = None,
+    ) -> "TextView":
+        """The raw slice ``[start, end)`` without the ``drop`` ranges and the chars ``drop_chars`` rejects."""
+        end = len(raw) if end is None else end
+        cuts = sorted((max(s, start), min(e, end)) for s, e in drop if e > start and s < end)
+        chars: list[str] = []
+        starts = array("q")
+        ends = array("q")
+        pos = start
+        cuts.append((end, end))
+        for cut_start, cut_end in cuts:
+            for i in range(pos, max(pos, cut_start)):
+                ch = raw[i]
+                if drop_chars is not None and drop_chars(ch):
+                    continue
+                chars.append(ch)
+                starts.append(i)
+                ends.append(i + 1)
+            pos = max(pos, cut_end)
+        return cls(raw, "".join(chars), starts, ends, origin=start)
+
+    def map_chars(self, convert: Callable[[str], str]) -> "TextView":
+        """A view with the same positions and ``convert(text)`` as text; ``convert`` must keep length."""
+        new = convert(self.text)
+        if len(new) != len(self.text):
+            new = "".join(convert(ch) if len(convert(ch)) == 1 else ch for ch in self.text)
+        return TextView(self.raw, new, self.starts, self.ends, self.origin)
+
+    def fold(self, pattern: "re.Pattern[str]", replacement: Callable[[re.Match[str]], str]) -> "TextView":
+        """Replace each match by ``replacement(match)`` (one or more chars) covering the match's raw range.
+
+        Used for units that must stay one unit, e.g. Kanripo entities ``&KR0925;`` → one character.
+        """
+        chars: list[str] = []
+        starts = array("q")
+        ends = array("q")
+        pos = 0
+        for m in pattern.finditer(self.text):
+            if m.start() == m.end():
+                continue
+            chars.append(self.text[pos : m.start()])
+            starts.extend(self.starts[pos : m.start()])
+            ends.extend(self.ends[pos : m.start()])
+            rep = replacement(m)
+            s, e = self.starts[m.start()], self.ends[m.end() - 1]
+            chars.append(rep)
+            for _ in rep:
+                starts.append(s)
+                ends.append(e)
+            pos = m.end()
+        chars.append(self.text[pos:])
+        starts.extend(self.starts[pos:])
+        ends.extend(self.ends[pos:])
+        return TextView(self.raw, "".join(chars), starts, ends, self.origin)
+
+    # -- mapping back -------------------------------------------------------------------------
+    def to_raw(self, start: int, end: int) -> tuple[int, int]:
+        """Raw ``(start, end)`` of the view range ``[start, end)``."""
+        if not 0 <= start <= end <= len(self.text):
+            raise ValueError(f"view range {start}:{end} outside 0:{len(self.text)}")
+        if start < end:
+            return self.starts[start], self.ends[end - 1]
+        if start < len(self.text):
+            return self.starts[start], self.starts[start]
+        p = self.ends[-1] if self.text else self.origin
+        return p, p
+
+    def raw_slice(self, start: int, end: int) -> str:
+        s, e = self.to_raw(start, end)
+        return self.raw[s:e]
+
+    def written(self, start: int, end: int) -> str:
+        """The raw characters behind view ``[start, end)`` as written, furniture and line breaks left out."""
+        out: list[str] = []
+        last = -1
+        for i in range(start, end):
+            s = self.starts[i]
+            if s == last:  # several view chars folded from one raw unit
+                continue
+            out.append(self.raw[s : self.ends[i]])
+            last = s
+        return "".join(out)
