@@ -1,0 +1,34 @@
+"""Pipeline settings: ``configs/default.cfg`` read with confection, overridable per run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+from confection import Config
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def default_config_path() -> Path:
+    for candidate in (ROOT / "configs" / "default.cfg", Path(__file__).parent / "resources" / "default.cfg"):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError("configs/default.cfg not found beside the package")
+
+
+def load_config(path: Optional[Path] = None, overrides: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+    """The default config, updated by the sections of ``path`` (a partial .cfg is fine) and ``overrides``."""
+    config = Config().from_disk(default_config_path())
+    if path is not None:
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"config file not found: {path}")
+        config = config.merge(Config().from_disk(path))
+    if overrides:
+        config = Config(config).merge(Config(overrides))
+    return dict(config)
+
+
+def models_dir() -> Path:
+    return ROOT / "models"

@@ -1,0 +1,185 @@
+"""One document through every stage: layers → normalised views → sentences → tags → actions.
+
+:class:`DocumentProcessor` holds the loaded models (built once, reused for every document) and
+turns one input record into one output record as SCHEMA section 6 says. It never raises for a
+bad document: the caller gets the record back with an ``error`` field instead.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Optional
+
+from pipeline.config import load_config
+from pipeline.labels import LAYERS
+from pipeline.read.inputs import InputItem
+from pipeline.records import Action, Removal, Segment
+
+
+@dataclass
+class Stats:
+    """What one processed document holds, for the run summary."""
+
+    source: str
+    layout: str = ""
+    encoding: str = ""
+    chars: int = 0
+    segments: Counter = field(default_factory=Counter)
+    evidence: Counter = field(default_factory=Counter)
+    sentences: int = 0
+    spans: Counter = field(default_factory=Counter)
+    actions: int = 0
+    error: Optional[str] = None
+
+
+class DocumentProcessor:
+    def __init__(self, config: Optional[dict[str, Any]] = None):
+        self.config = config if config is not None else load_config()
+        self._nlp = None
+        self._extractor = None
+        self._layer_model = None
+        self._layer_model_error: Optional[str] = None
+        self._splitter = None
+        self._splitter_loaded = False
+
+    # -- lazily built components --------------------------------------------------------------
+    @property
+    def nlp(self):
+        if self._nlp is None:
+            from pipeline.nlp import build_nlp
+
+            self._nlp = build_nlp(self.config)
+        return self._nlp
+
+    @property
+    def extractor(self):
+        if self._extractor is None:
+            from pipeline.actions import ActionExtractor
+
+            self._extractor = ActionExtractor()
+        return self._extractor
+
+    @property
+    def splitter(self):
+        """The learned 斷句 model for unpunctuated segments (None: rules)."""
+        if not self._splitter_loaded:
+            self._splitter_loaded = True
+            settings = self.config.get("sentences", {})
+            if settings.get("splitter") == "crf":
+                from pipeline.text.punctuate import Punctuator
+
+                self._splitter = Punctuator.load(settings.get("model"))
+        return self._splitter
+
+    @property
+    def layer_model(self):
+        settings = self.config.get("layers", {})
+        if self._layer_model is None and settings.get("use_model", True):
+            from pipeline.layers.classifier import LayerClassifier
+
+            self._layer_model = LayerClassifier.load(settings.get("model"))
+        return self._layer_model
+
+    def preload(self) -> None:
+        """Load every model the config asks for now, so that a missing model fails the run once, clearly."""
+        _ = self.nlp, self.extractor, self.splitter, self.layer_model
+
+    # -- the stages ---------------------------------------------------------------------------
+    def layers(self, record: dict[str, Any]) -> tuple[str, list[Segment], list[Removal]]:
+        text: str = record["text"]
+        meta = record.get("meta") or {}
+        given = meta.get("layer")
+        if given:
+            if given not in LAYERS:
+                raise ValueError(f"meta.layer {given!r} is not one of {', '.join(LAYERS)}")
+            return "record", [Segment(given, 0, len(text), text, "marker", 1.0)], []
+        from pipeline.layers import segment_layers
+
+        result = segment_layers(text, meta.get("source"))
+        segments = result.segments
+        if any(s.evidence == "default" for s in segments) and self.layer_model is not None:
+            segments = self.layer_model.resolve_segments(text, segments, result.removed)
+        return result.layout, segments, result.removed
+
+    def process(self, record: dict[str, Any]) -> tuple[dict[str, Any], Stats]:
+        from pipeline.actions import Passage
+        from pipeline.text.normalise import segment_view
+        from pipeline.text.sentences import is_punctuated, split_units
+
+        out = copy.deepcopy(record)
+        text: str = record["text"]
+        meta = out.setdefault("meta", {}) if isinstance(out.get("meta"), dict) else out.setdefault("meta", {})
+        stats = Stats(source=str(meta.get("source", "")), encoding=str(meta.get("encoding", "")), chars=len(text))
+        layout, segments, removed = self.layers(record)
+        if "source" in meta and layout != "record":
+            meta.setdefault("layout", layout)
+        stats.layout = layout
+        drop = [(r.start, r.end) for r in removed]
+        tag_layers = set(self.config.get("nlp", {}).get("tag_layers", ["JING", "ZHU", "SHU"]))
+        action_layers = set(self.config.get("actions", {}).get("layers", ["JING"]))
+
+        sentences: list[dict[str, Any]] = []
+        clauses: list[dict[str, Any]] = []
+        spans: list[dict[str, Any]] = []
+        passages: list[Passage] = []
+        for seg in segments:
+            stats.segments[seg.layer] += 1
+            stats.evidence[seg.evidence] += 1
+            view = segment_view(text, seg.start, seg.end, drop)
+            if not view.text:
+                continue
+            splitter = self.splitter if seg.layer != "OTHER" and not is_punctuated(view.text) else None
+            sents, clas = split_units(view.text, splitter)
+            for s, e in sents:
+                rs, re_ = view.to_raw(s, e)
+                sentences.append({"start": rs, "end": re_, "layer": seg.layer})
+            for s, e in clas:
+                rs, re_ = view.to_raw(s, e)
+                clauses.append({"start": rs, "end": re_, "layer": seg.layer})
+            if seg.layer not in tag_layers and seg.layer not in action_layers:
+                continue
+            seg_spans = self._tag(view.text)
+            if seg.layer in tag_layers:
+                for s, e, label in seg_spans:
+                    rs, re_ = view.to_raw(s, e)
+                    spans.append({"start": rs, "end": re_, "label": label, "text": text[rs:re_]})
+                    stats.spans[label] += 1
+            if seg.layer in action_layers:
+                passages.append(Passage(view=view, sentences=sents, clauses=clas, spans=seg_spans))
+        actions: list[Action] = self.extractor.extract(passages) if passages else []
+
+        out["segments"] = [s.to_dict() for s in segments]
+        out["sentences"] = sentences
+        out["clauses"] = clauses
+        out["spans"] = spans
+        out["actions"] = [a.to_dict() for a in actions]
+        out["removed"] = [r.to_dict() for r in removed]
+        stats.sentences = len(sentences)
+        stats.actions = len(actions)
+        return out, stats
+
+    def _tag(self, view_text: str) -> list[tuple[int, int, str]]:
+        from pipeline.nlp import tag_spans
+
+        return tag_spans(self.nlp, view_text)
+
+    def process_item(self, item: InputItem) -> tuple[dict[str, Any], Stats]:
+        """Like :meth:`process`, but a failure gives the record with an ``error`` field, never an exception."""
+        meta = item.record.get("meta") if isinstance(item.record.get("meta"), dict) else {}
+        if item.error is not None:
+            out = dict(item.record)
+            out["error"] = item.error
+            return out, Stats(source=item.origin, error=item.error)
+        try:
+            return self.process(item.record)
+        except Exception as exc:  # one bad document never stops the run
+            message = f"{item.origin}: {type(exc).__name__}: {exc}"
+            out = dict(item.record)
+            out["error"] = message
+            return out, Stats(source=str(meta.get("source", item.origin)), error=message)
+
+    def process_items(self, items: Iterable[InputItem]) -> Iterator[tuple[dict[str, Any], Stats]]:
+        for item in items:
+            yield self.process_item(item)

@@ -1,0 +1,127 @@
+"""`yili process` as SCHEMA section 6 says: one output line per document, offsets valid, nothing lost."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import srsly
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from tests.conftest import SEEDS, corpus_files
+
+runner = CliRunner()
+
+
+def check_offsets(record: dict) -> int:
+    """Every offset of every segment, sentence, clause, span and tuple lies in the text and says what it claims."""
+    text = record["text"]
+    n = 0
+    for seg in record["segments"]:
+        assert 0 <= seg["start"] <= seg["end"] <= len(text)
+        assert text[seg["start"] : seg["end"]] == seg["text"]
+        n += 1
+    for key in ("sentences", "clauses", "removed"):
+        for item in record[key]:
+            assert 0 <= item["start"] <= item["end"] <= len(text), (key, item)
+            n += 1
+    for span in record["spans"]:
+        assert 0 <= span["start"] < span["end"] <= len(text)
+        assert text[span["start"] : span["end"]] == span["text"]
+        n += 1
+    for act in record["actions"]:
+        assert 0 <= act["start"] < act["end"] <= len(text)
+        clause = "".join(text[act["start"] : act["end"]].split())
+        # the surface of the act is written inside the clause that states it (line breaks aside)
+        surface = act["surface"]
+        assert all(ch in clause for ch in surface if not ch.isspace()), (act, clause)
+        n += 1
+    return n
+
+
+def test_every_seed_processes_without_error(processed_seeds):
+    assert set(processed_seeds) == {"000", "001", "002", "003", "004"}
+    for name, record in processed_seeds.items():
+        assert "error" not in record, (name, record.get("error"))
+        assert record["meta"]["encoding"] in ("utf-8", "utf-8-sig")
+        assert record["segments"] and record["sentences"] and record["spans"], name
+        check_offsets(record)
+
+
+def test_seed_outputs_carry_jing_and_actions(processed_seeds):
+    # every seed holds 經 text with ritual acts (000 鄉射禮, 001 鄉射禮, 002 特牲饋食禮, 003 鄉飲酒禮, 004 覲禮)
+    for name, record in processed_seeds.items():
+        layers = {s["layer"] for s in record["segments"]}
+        assert "JING" in layers, name
+        assert len(record["actions"]) >= 20, (name, len(record["actions"]))
+        verbs = {a["verb"] for a in record["actions"]}
+        assert verbs & {"拜", "揖", "升", "降", "受", "奠"}, (name, verbs)
+
+
+def test_offsets_hold_on_every_corpus_file(processor):
+    from pipeline.read.inputs import read_file
+
+    checked = 0
+    for path in corpus_files():
+        record, stats = processor.process_item(read_file(path))
+        assert "error" not in record, record.get("error")
+        checked += check_offsets(record)
+    assert checked > 10_000
+
+
+def test_cli_process_writes_one_line_per_document_in_order(tmp_path):
+    good = tmp_path / "a.txt"
+    good.write_text("主人坐取爵于上篚，以降。賓降。", encoding="utf-8")
+    records = tmp_path / "r.jsonl"
+    records.write_text(
+        "\n".join(
+            [
+                json.dumps({"text": "賓西階上北面拜洗。", "meta": {"layer": "JING", "id": "x1"}, "keep": [1, 2]}, ensure_ascii=False),
+                "{not json",
+                json.dumps({"meta": {"id": "no-text"}}),
+                json.dumps({"text": "主人阼階上拜送爵。", "meta": {"layer": "JING"}}, ensure_ascii=False),
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    missing = tmp_path / "missing.txt"
+    out = tmp_path / "out" / "o.jsonl"
+    result = runner.invoke(app, ["process", str(good), str(records), str(missing), "-o", str(out), "-q"])
+    lines = list(srsly.read_jsonl(out))
+    assert len(lines) == 6
+    # failures: the bad JSON line (line 2), the record without text (line 3), the missing file
+    assert result.exit_code == 3
+    assert "error" not in lines[0] and lines[0]["meta"]["source"] == str(good)
+    assert lines[1]["keep"] == [1, 2] and lines[1]["meta"]["id"] == "x1"  # unknown fields kept
+    assert lines[1]["segments"] == [{"layer": "JING", "start": 0, "end": 9, "text": "賓西階上北面拜洗。", "evidence": "marker", "score": 1.0}]
+    assert f"{records}:2" in lines[2]["error"] and "invalid JSON" in lines[2]["error"]
+    assert f"{records}:3" in lines[3]["error"] and "text" in lines[3]["error"]
+    assert lines[3]["meta"]["id"] == "no-text"
+    assert "error" not in lines[4] and lines[4]["actions"]
+    assert "no such file" in lines[5]["error"]
+    act = lines[4]["actions"][0]
+    assert (act["verb"], act["purpose"], act["object"]) == ("拜", "送", "爵")
+
+
+def test_binary_and_empty_files(tmp_path):
+    binary = tmp_path / "b.txt"
+    binary.write_bytes(bytes(range(256)) * 4)
+    empty = tmp_path / "e.txt"
+    empty.write_bytes(b"")
+    out = tmp_path / "o.jsonl"
+    result = runner.invoke(app, ["process", str(binary), str(empty), "-o", str(out), "-q"])
+    lines = list(srsly.read_jsonl(out))
+    assert result.exit_code == 1
+    assert str(binary) in lines[0]["error"]
+    assert "error" not in lines[1] and lines[1]["text"] == "" and lines[1]["actions"] == []
+
+
+def test_samples_flag_processes_the_bundled_seeds(tmp_path):
+    out = tmp_path / "s.jsonl"
+    result = runner.invoke(app, ["process", "--samples", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = list(srsly.read_jsonl(out))
+    assert [Path(r["meta"]["source"]).name for r in lines] == [p.name for p in SEEDS]
+    assert "JING" in result.output and "tuples" in result.output
