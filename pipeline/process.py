@@ -8,6 +8,7 @@ bad document: the caller gets the record back with an ``error`` field instead.
 from __future__ import annotations
 
 import copy
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Optional
@@ -43,6 +44,8 @@ class DocumentProcessor:
         self._layer_model_error: Optional[str] = None
         self._splitter = None
         self._splitter_loaded = False
+        #: seconds spent per stage over every document this processor has seen (for benchmarks)
+        self.timings: Counter = Counter()
 
     # -- lazily built components --------------------------------------------------------------
     @property
@@ -103,19 +106,21 @@ class DocumentProcessor:
             segments = self.layer_model.resolve_segments(text, segments, result.removed)
         return result.layout, segments, result.removed
 
-    def process(self, record: dict[str, Any]) -> tuple[dict[str, Any], Stats]:
+    def process(self, record: dict[str, Any]) -> dict[str, Any]:
         from pipeline.actions import Passage
         from pipeline.text.normalise import segment_view
         from pipeline.text.sentences import is_punctuated, split_units
 
+        clock = time.perf_counter
+        t0 = clock()
         out = copy.deepcopy(record)
         text: str = record["text"]
-        meta = out.setdefault("meta", {}) if isinstance(out.get("meta"), dict) else out.setdefault("meta", {})
-        stats = Stats(source=str(meta.get("source", "")), encoding=str(meta.get("encoding", "")), chars=len(text))
         layout, segments, removed = self.layers(record)
-        if "source" in meta and layout != "record":
+        t1 = clock()
+        self.timings["layers"] += t1 - t0
+        meta = out.get("meta")
+        if isinstance(meta, dict) and "encoding" in meta and layout != "record":  # a whole file we read
             meta.setdefault("layout", layout)
-        stats.layout = layout
         drop = [(r.start, r.end) for r in removed]
         tag_layers = set(self.config.get("nlp", {}).get("tag_layers", ["JING", "ZHU", "SHU"]))
         action_layers = set(self.config.get("actions", {}).get("layers", ["JING"]))
@@ -125,13 +130,16 @@ class DocumentProcessor:
         spans: list[dict[str, Any]] = []
         passages: list[Passage] = []
         for seg in segments:
-            stats.segments[seg.layer] += 1
-            stats.evidence[seg.evidence] += 1
+            t1 = clock()
             view = segment_view(text, seg.start, seg.end, drop)
+            t2 = clock()
+            self.timings["normalise"] += t2 - t1
             if not view.text:
                 continue
             splitter = self.splitter if seg.layer != "OTHER" and not is_punctuated(view.text) else None
             sents, clas = split_units(view.text, splitter)
+            t3 = clock()
+            self.timings["sentences"] += t3 - t2
             for s, e in sents:
                 rs, re_ = view.to_raw(s, e)
                 sentences.append({"start": rs, "end": re_, "layer": seg.layer})
@@ -141,14 +149,16 @@ class DocumentProcessor:
             if seg.layer not in tag_layers and seg.layer not in action_layers:
                 continue
             seg_spans = self._tag(view.text)
+            self.timings["tagging"] += clock() - t3
             if seg.layer in tag_layers:
                 for s, e, label in seg_spans:
                     rs, re_ = view.to_raw(s, e)
                     spans.append({"start": rs, "end": re_, "label": label, "text": text[rs:re_]})
-                    stats.spans[label] += 1
             if seg.layer in action_layers:
                 passages.append(Passage(view=view, sentences=sents, clauses=clas, spans=seg_spans))
+        t4 = clock()
         actions: list[Action] = self.extractor.extract(passages) if passages else []
+        self.timings["actions"] += clock() - t4
 
         out["segments"] = [s.to_dict() for s in segments]
         out["sentences"] = sentences
@@ -156,30 +166,45 @@ class DocumentProcessor:
         out["spans"] = spans
         out["actions"] = [a.to_dict() for a in actions]
         out["removed"] = [r.to_dict() for r in removed]
-        stats.sentences = len(sentences)
-        stats.actions = len(actions)
-        return out, stats
+        return out
 
     def _tag(self, view_text: str) -> list[tuple[int, int, str]]:
         from pipeline.nlp import tag_spans
 
         return tag_spans(self.nlp, view_text)
 
-    def process_item(self, item: InputItem) -> tuple[dict[str, Any], Stats]:
+    @staticmethod
+    def error_record(item: InputItem, message: Optional[str] = None) -> dict[str, Any]:
+        out = dict(item.record)
+        out["error"] = message or item.error
+        return out
+
+    def process_item(self, item: InputItem) -> dict[str, Any]:
         """Like :meth:`process`, but a failure gives the record with an ``error`` field, never an exception."""
-        meta = item.record.get("meta") if isinstance(item.record.get("meta"), dict) else {}
         if item.error is not None:
-            out = dict(item.record)
-            out["error"] = item.error
-            return out, Stats(source=item.origin, error=item.error)
+            return self.error_record(item)
         try:
             return self.process(item.record)
         except Exception as exc:  # one bad document never stops the run
-            message = f"{item.origin}: {type(exc).__name__}: {exc}"
-            out = dict(item.record)
-            out["error"] = message
-            return out, Stats(source=str(meta.get("source", item.origin)), error=message)
+            return self.error_record(item, f"{item.origin}: {type(exc).__name__}: {exc}")
 
-    def process_items(self, items: Iterable[InputItem]) -> Iterator[tuple[dict[str, Any], Stats]]:
-        for item in items:
-            yield self.process_item(item)
+
+def stats_from_record(out: dict[str, Any]) -> Stats:
+    """The summary of one output record (also of one read back from a previous run)."""
+    meta = out.get("meta") if isinstance(out.get("meta"), dict) else {}
+    text = out.get("text")
+    stats = Stats(
+        source=str(meta.get("source", "")),
+        layout=str(meta.get("layout", "record" if "segments" in out else "")),
+        encoding=str(meta.get("encoding", "")),
+        chars=len(text) if isinstance(text, str) else 0,
+        error=out.get("error"),
+    )
+    for seg in out.get("segments", []):
+        stats.segments[seg["layer"]] += 1
+        stats.evidence[seg["evidence"]] += 1
+    for span in out.get("spans", []):
+        stats.spans[span["label"]] += 1
+    stats.sentences = len(out.get("sentences", []))
+    stats.actions = len(out.get("actions", []))
+    return stats

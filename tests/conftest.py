@@ -35,6 +35,6 @@ def processed_seeds(processor):
 
     out = {}
     for path in SEEDS:
-        record, stats = processor.process_item(read_file(path))
+        record = processor.process_item(read_file(path))
         out[path.name[:3]] = record
     return out

@@ -64,7 +64,7 @@ def test_offsets_hold_on_every_corpus_file(processor):
 
     checked = 0
     for path in corpus_files():
-        record, stats = processor.process_item(read_file(path))
+        record = processor.process_item(read_file(path))
         assert "error" not in record, record.get("error")
         checked += check_offsets(record)
     assert checked > 10_000

@@ -1,0 +1,1 @@
+"""Batch runs: worker processes or a Dask cluster, resumable, with atomic output."""

@@ -1,0 +1,188 @@
+"""Run the pipeline over many documents: in process, in worker processes, or on a Dask cluster.
+
+Order of output follows order of input whatever finishes first; finished documents are kept in a
+:class:`~pipeline.batch.store.ResultStore` so that an interrupted run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter, deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Optional
+
+from pipeline.batch.store import ResultStore, config_fingerprint, record_key, write_jsonl_atomic
+from pipeline.process import DocumentProcessor, Stats, stats_from_record
+from pipeline.read.inputs import InputItem, iter_inputs
+
+_WORKER: dict[str, DocumentProcessor] = {}
+
+
+def _worker_init(config: dict[str, Any]) -> None:
+    proc = DocumentProcessor(config)
+    proc.preload()
+    _WORKER["proc"] = proc
+
+
+def _worker_process(item: InputItem) -> dict[str, Any]:
+    return _WORKER["proc"].process_item(item)
+
+
+def _dask_process(item: InputItem, config: dict[str, Any]) -> dict[str, Any]:
+    """Runs on a Dask worker: one processor per worker process, built on first use."""
+    key = config_fingerprint(config)
+    proc = _WORKER.get(key)
+    if proc is None:
+        proc = DocumentProcessor(config)
+        proc.preload()
+        _WORKER[key] = proc
+    return proc.process_item(item)
+
+
+@dataclass
+class RunReport:
+    by_index: dict[int, Stats] = field(default_factory=dict)
+    failed: int = 0
+    reused: int = 0
+    chars: int = 0
+    seconds: float = 0.0
+
+    @property
+    def rows(self) -> list[Stats]:
+        return [self.by_index[i] for i in sorted(self.by_index)]
+
+    @property
+    def chars_per_second(self) -> float:
+        return self.chars / self.seconds if self.seconds else 0.0
+
+
+class BatchRunner:
+    """``run(inputs, output)`` processes every input document and writes the output JSONL atomically."""
+
+    def __init__(
+        self,
+        config: dict[str, Any],
+        jobs: int = 1,
+        executor: str = "local",
+        scheduler: Optional[str] = None,
+        resume: bool = True,
+        on_result: Optional[Callable[[Stats], None]] = None,
+    ):
+        if executor not in ("local", "dask"):
+            raise ValueError(f"unknown executor {executor!r}: use 'local' or 'dask'")
+        self.config = config
+        self.jobs = max(1, int(jobs))
+        self.executor = executor
+        self.scheduler = scheduler
+        self.resume = resume
+        self.on_result = on_result
+        self.fingerprint = config_fingerprint(config)
+
+    # -- execution backends: each yields (index, output record) --------------------------------------
+    def _local(self, todo: Iterable[tuple[int, InputItem]]) -> Iterator[tuple[int, dict[str, Any]]]:
+        if self.jobs == 1:
+            proc = DocumentProcessor(self.config)
+            proc.preload()
+            for index, item in todo:
+                yield index, proc.process_item(item)
+            return
+        window = self.jobs * 4
+        with ProcessPoolExecutor(self.jobs, initializer=_worker_init, initargs=(self.config,)) as pool:
+            pending: deque[tuple[int, Future]] = deque()
+            for index, item in todo:
+                pending.append((index, pool.submit(_worker_process, item)))
+                while len(pending) >= window:
+                    i, fut = pending.popleft()
+                    yield i, fut.result()
+            while pending:
+                i, fut = pending.popleft()
+                yield i, fut.result()
+
+    def _dask(self, todo: Iterable[tuple[int, InputItem]]) -> Iterator[tuple[int, dict[str, Any]]]:
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError as exc:  # pragma: no cover - depends on the extra
+            raise RuntimeError("the Dask executor needs the extra: pip install 'yili[dask]'") from exc
+        cluster = None
+        if self.scheduler:
+            client = Client(self.scheduler)
+        else:
+            cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster)
+        try:
+            window = max(8, len(client.scheduler_info().get("workers", {})) * 4)
+            pending: deque = deque()
+            for index, item in todo:
+                pending.append((index, client.submit(_dask_process, item, self.config, pure=False)))
+                while len(pending) >= window:
+                    i, fut = pending.popleft()
+                    yield i, fut.result()
+            while pending:
+                i, fut = pending.popleft()
+                yield i, fut.result()
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+    # -- the run --------------------------------------------------------------------------------------
+    def run(self, inputs: Iterable[str], output: Path) -> RunReport:
+        output = Path(output)
+        store = ResultStore(output.with_name(output.name + ".d")) if self.resume else None
+        report = RunReport()
+        started = time.perf_counter()
+        # index -> ("key", key) for stored results, ("inline", record) for failures and uncached runs
+        slots: list[tuple[str, Any]] = []
+        todo_keys: dict[int, str] = {}
+
+        def feed() -> Iterator[tuple[int, InputItem]]:
+            for item in iter_inputs(inputs):
+                index = len(slots)
+                if item.error is not None:  # nothing to compute: the error is the result
+                    out = DocumentProcessor.error_record(item)
+                    slots.append(("inline", out))
+                    self._account(report, out, index)
+                    continue
+                key = record_key(item.record, self.fingerprint)
+                cached = store.get(key) if store is not None else None
+                if cached is not None:
+                    slots.append(("key", key))
+                    report.reused += 1
+                    self._account(report, cached, index)
+                    continue
+                slots.append(("pending", None))
+                todo_keys[index] = key
+                yield index, item
+
+        backend = self._dask if self.executor == "dask" else self._local
+        for index, out in backend(feed()):
+            key = todo_keys.pop(index)
+            if store is not None and "error" not in out:
+                store.put(key, out)
+                slots[index] = ("key", key)
+            else:
+                slots[index] = ("inline", out)
+            self._account(report, out, index)
+
+        def lines() -> Iterator[str]:
+            for kind, value in slots:
+                record = store.get(value) if kind == "key" else value
+                if record is None:  # the stored file vanished: say so rather than drop the document
+                    record = {"error": f"result file {store.path(value)} disappeared during the run"}
+                yield json.dumps(record, ensure_ascii=False)
+
+        write_jsonl_atomic(output, lines())
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _account(self, report: RunReport, out: dict[str, Any], index: int) -> None:
+        stats = stats_from_record(out)
+        report.by_index[index] = stats
+        report.chars += stats.chars
+        if stats.error:
+            report.failed += 1
+        if self.on_result is not None:
+            self.on_result(stats)

@@ -1,0 +1,105 @@
+"""Batch runs: workers, resumption after kill -9, reuse of unchanged inputs, atomic output, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import srsly
+
+from pipeline.batch.runner import BatchRunner
+from pipeline.config import load_config
+from tests.conftest import REPO, SEEDS
+
+# Real 經 passages (seed 003, 鄉飲酒禮) to build many small documents from.
+PASSAGES = [
+    "主人坐取爵于上篚，降洗。賓降。主人坐奠爵于階前，辭。賓對。",
+    "主人阼階上當楣北面再拜，賓西階上當楣北面答拜。",
+    "賓西階上北面拜洗。主人阼階上北面奠爵，遂答拜，降盥。",
+    "主人坐取爵，實之賓之席前，西北面獻賓。賓西階上拜，主人少退。",
+]
+
+
+def make_records(folder: Path, n: int) -> Path:
+    path = folder / "records.jsonl"
+    srsly.write_jsonl(path, [{"text": PASSAGES[i % len(PASSAGES)] + "。" * (i // len(PASSAGES)), "meta": {"id": i}} for i in range(n)])
+    return path
+
+
+def ids(path: Path) -> list[int]:
+    return [r["meta"]["id"] for r in srsly.read_jsonl(path)]
+
+
+def test_two_workers_give_the_same_output_in_input_order(tmp_path):
+    records = make_records(tmp_path, 24)
+    cfg = load_config()
+    one = BatchRunner(cfg, jobs=1, resume=False).run([str(records)], tmp_path / "one.jsonl")
+    two = BatchRunner(cfg, jobs=2, resume=False).run([str(records)], tmp_path / "two.jsonl")
+    assert one.failed == two.failed == 0
+    assert (tmp_path / "one.jsonl").read_text(encoding="utf-8") == (tmp_path / "two.jsonl").read_text(encoding="utf-8")
+    assert ids(tmp_path / "two.jsonl") == list(range(24))
+    assert not (tmp_path / "one.jsonl.d").exists()  # --no-resume keeps no per-document results
+
+
+def test_unchanged_inputs_are_reused_and_changed_ones_recomputed(tmp_path):
+    records = make_records(tmp_path, 8)
+    out = tmp_path / "o.jsonl"
+    cfg = load_config()
+    first = BatchRunner(cfg).run([str(records)], out)
+    assert first.reused == 0 and first.failed == 0
+    before = out.read_text(encoding="utf-8")
+    second = BatchRunner(cfg).run([str(records)], out)
+    assert second.reused == 8 and out.read_text(encoding="utf-8") == before
+    rows = list(srsly.read_jsonl(records))
+    rows[3]["text"] = "賓降。"
+    srsly.write_jsonl(records, rows)
+    third = BatchRunner(cfg).run([str(records)], out)
+    assert third.reused == 7
+    assert list(srsly.read_jsonl(out))[3]["text"] == "賓降。"
+
+
+def test_kill_9_then_restart_loses_and_duplicates_nothing(tmp_path):
+    records = make_records(tmp_path, 400)
+    out = tmp_path / "o.jsonl"
+    cmd = [sys.executable, "-m", "pipeline.cli", "process", str(records), "-o", str(out), "-q"]
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    store = Path(str(out) + ".d")
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list(store.glob("*.json"))) < 20:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done_before = len(list(store.glob("*.json")))
+    assert 0 < done_before < 400, "the run was not interrupted mid-way"
+    assert not out.exists()  # the output is only ever renamed into place whole
+    result = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert ids(out) == list(range(400))
+    assert not list(tmp_path.glob(".o.jsonl.*.tmp"))
+
+
+def test_unwritable_output_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "process", str(SEEDS[1]), "-o", str(blocker / "out.jsonl"), "-q"],
+        cwd=REPO, capture_output=True, text=True,
+    )
+    assert result.returncode == 2
+    assert "cannot write" in result.stderr and "out.jsonl" in result.stderr
+
+
+def test_dask_local_cluster_of_two_workers(tmp_path):
+    import dask.distributed  # noqa: F401 - a test dependency: ImportError fails the test
+
+    records = make_records(tmp_path, 12)
+    cfg = load_config()
+    report = BatchRunner(cfg, jobs=2, executor="dask", resume=False).run([str(records)], tmp_path / "d.jsonl")
+    local = BatchRunner(cfg, jobs=1, resume=False).run([str(records)], tmp_path / "l.jsonl")
+    assert report.failed == local.failed == 0
+    assert (tmp_path / "d.jsonl").read_text(encoding="utf-8") == (tmp_path / "l.jsonl").read_text(encoding="utf-8")
