@@ -1,0 +1,98 @@
+"""The one table of layer markers: the words and signs with which editions announce a layer.
+
+Every reader takes its markers from here. A marker is reported as a removal (it is not part of
+the layer's text) unless ``keep`` says the words belong to the text (釋曰 opens the 疏's own
+sentence in some editions, but it is still the 疏 speaking, so it is kept; 鄭目錄云 is kept).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Marker:
+    text: str  # as written (a regular expression when ``regex``)
+    layer: str
+    where: str  # "line" (opens a line or paragraph), "inline" (inside running text), "paren" (before "(")
+    keep: bool = False  # the marker's words are part of the segment
+    regex: bool = False
+    note: str = ""
+
+
+#: later scholars by name: 張子 (張載), 朱子, 程子, 楊氏 (楊復), 敖氏 (敖繼公), 陸氏, 黃氏, 李氏, …
+LATER_SCHOLAR = r"(?:[張张朱程][子]|[楊杨張张朱程呂吕陸陆敖黃黄李蔡陳陈王][氏])曰"
+
+MARKERS: tuple[Marker, ...] = (
+    # 鄭玄's 注
+    Marker("鄭注", "ZHU", "line"),
+    Marker("郑注", "ZHU", "line"),
+    Marker("註曰", "ZHU", "line"),
+    Marker("注曰", "ZHU", "line"),
+    Marker("注", "ZHU", "inline", note="四庫 注疏: opens the 注 after its 經"),
+    # 鄭目錄 (鄭玄's table of the chapters, quoted before a chapter): OTHER
+    Marker("鄭目錄云", "OTHER", "line", keep=True),
+    Marker("鄭目録云", "OTHER", "line", keep=True),
+    Marker("郑目录云", "OTHER", "line", keep=True),
+    # 賈公彥's 疏
+    Marker("[疏]", "SHU", "line"),
+    Marker("【疏】", "SHU", "line"),
+    Marker("疏(?=[ \u3000])", "SHU", "line", regex=True, note="web copies: 疏 and a space before the head"),
+    Marker("○疏曰", "SHU", "inline"),
+    Marker("疏曰", "SHU", "line"),
+    Marker("疏", "SHU", "paren"),
+    Marker("䟽", "SHU", "paren"),
+    # 單疏本 entries and 注疏 疏 paragraphs open with 釋曰 (kept: it is the 疏's own word)
+    # 陸德明 音義: OTHER
+    Marker("音義", "OTHER", "paren", note="yinyi"),
+    # later scholars quoted by the compilers: OTHER (○張子曰, ○楊氏曰, 楊氏曰 opening a line)
+    Marker(r"○" + LATER_SCHOLAR, "OTHER", "inline", regex=True, keep=True, note="later-scholar"),
+    Marker(LATER_SCHOLAR, "OTHER", "line", regex=True, keep=True, note="later-scholar"),
+    # modern editions' section heads: OTHER
+    Marker("【题解】", "OTHER", "line", keep=True),
+    Marker("【題解】", "OTHER", "line", keep=True),
+    Marker("【注释】", "OTHER", "line", keep=True),
+    Marker("【註釋】", "OTHER", "line", keep=True),
+    Marker("【译文】", "OTHER", "line", keep=True),
+    Marker("【譯文】", "OTHER", "line", keep=True),
+)
+
+#: the XHTML e-book's paragraph classes
+XHTML_CLASSES: dict[str, str] = {"strong": "JING", "zhushi": "ZHU", "jianshu": "SHU", "h1": "OTHER"}
+
+
+def markers(where: str) -> list[Marker]:
+    return [m for m in MARKERS if m.where == where]
+
+
+def _pattern(ms: list[Marker]) -> str:
+    ordered = sorted(ms, key=lambda m: -len(m.text))
+    return "|".join(f"(?P<m{i}>{m.text if m.regex else re.escape(m.text)})" for i, m in enumerate(ordered)), ordered
+
+
+def inline_regex(circled: bool = False) -> tuple[re.Pattern[str], list[Marker]]:
+    """A regex for the inline markers (only those opened by ○ when ``circled``), and the markers."""
+    ms = [m for m in markers("inline") if not circled or m.text.startswith("○")]
+    pattern, ordered = _pattern(ms)
+    return re.compile(pattern), ordered
+
+
+def line_marker(line: str) -> Marker | None:
+    """The marker that opens ``line`` (after leading spaces), the longest first."""
+    stripped = line.lstrip(" \u3000\t")
+    best: Marker | None = None
+    for m in markers("line"):
+        if m.regex:
+            if re.match(m.text, stripped) and best is None:
+                best = m
+            continue
+        if stripped.startswith(m.text) and (best is None or best.regex or len(m.text) > len(best.text)):
+            best = m
+    return best
+
+
+def later_scholar(text: str) -> re.Match[str] | None:
+    """``○張子曰`` etc. at ``text``'s start."""
+    m = next(m for m in MARKERS if m.note == "later-scholar")
+    return re.match(m.text, text)

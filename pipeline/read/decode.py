@@ -1,0 +1,78 @@
+"""Bytes → text: UTF-8 (with or without BOM), GB18030, Big5; binary files are refused.
+
+The order matters: UTF-8 is strict and almost never decodes text written in another encoding,
+so it goes first. GB18030 decodes nearly any byte string, Big5 many: between the two the one
+that gives more common Han characters (and fewer private-use / replacement characters) wins.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+#: control characters that do not occur in text files (tab, LF, VT, FF, CR and ESC are allowed)
+_BINARY_CONTROLS = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
+
+#: characters frequent in any Chinese text, traditional or simplified: a decoding that yields
+#: many of them is the right one
+_COMMON = set(
+    "之也者而以其於于為为曰不人主賓宾拜再升降爵階阶西東东北南面上下一二三中大子公士禮礼是有此云"
+    "的了在和我他你们們這这那个個"
+)
+
+
+class DecodeError(ValueError):
+    """A file that cannot be read as text; the message names the file and says why."""
+
+
+def _looks_binary(data: bytes) -> bool:
+    sample = data[:65536]
+    if b"\x00" in sample:
+        return True
+    controls = len(_BINARY_CONTROLS.findall(sample))
+    return controls > max(2, len(sample) // 1000)
+
+
+def _score(text: str) -> float:
+    if not text:
+        return 0.0
+    common = sum(1 for ch in text if ch in _COMMON)
+    bad = sum(1 for ch in text if ch == "\ufffd" or 0xE000 <= ord(ch) <= 0xF8FF)
+    return (common - 5 * bad) / len(text)
+
+
+def decode_bytes(data: bytes, source: str = "<bytes>") -> tuple[str, str]:
+    """``(text, encoding)``; raises :class:`DecodeError` for binary or undecodable data."""
+    if not data:
+        return "", "utf-8"
+    if data.startswith(codecs.BOM_UTF8):
+        try:
+            return data[len(codecs.BOM_UTF8):].decode("utf-8"), "utf-8-sig"
+        except UnicodeDecodeError as exc:
+            raise DecodeError(f"{source}: starts with a UTF-8 byte-order mark but is not UTF-8 "
+                              f"(byte {exc.start + 3}: {exc.reason})") from None
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError:
+            raise DecodeError(f"{source}: starts with a UTF-16 byte-order mark but does not decode as UTF-16") from None
+    if _looks_binary(data):
+        raise DecodeError(f"{source}: binary data (NUL bytes or control characters), not a text file")
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    candidates: list[tuple[float, str, str]] = []
+    for encoding in ("gb18030", "big5"):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        candidates.append((_score(text), encoding, text))
+    if not candidates:
+        raise DecodeError(f"{source}: not valid UTF-8, GB18030 or Big5 text")
+    candidates.sort(key=lambda c: c[0], reverse=True)
+    score, encoding, text = candidates[0]
+    if score <= 0 and any(ch == "\ufffd" for ch in text):
+        raise DecodeError(f"{source}: undecodable: no encoding (UTF-8, GB18030, Big5) gives readable text")
+    return text, encoding

@@ -1,0 +1,403 @@
+"""Kanripo org-mode texts (the 四庫 注疏, the 四部叢刊 鄭注 and 單疏 editions of ../shared/corpus).
+
+The three share their furniture: ``#`` header lines, ``<pb:…>`` page marks, ``¶`` at the end of
+each printed line and ``/`` column breaks inside the double-column small print ``(…)``. Each is
+reported as a removal; the layers are then read from a view of the text without them (and
+without line breaks), so that a marker broken over two printed lines (``音¶\\n義(``) is still seen.
+
+- 四庫 (KR1d0028, layout ``kanripo-siku``): 經 plain; 注 from an inline ``注`` up to the next
+  ``音義(``/``疏(``, or up to a ``○`` (which opens a 經 paragraph); ``音義(…)`` is 陸德明 (OTHER);
+  ``疏(…)`` is 賈公彥. A 注 followed directly by the next 經 has no end mark: such a run is given
+  back whole with ``note="unmarked-end"`` and ``evidence="default"`` (the run-together splitter
+  finds the seam). The 清 editors' 考證 after ``#+PROPERTY: JUAN 卷N考證`` is editorial matter.
+- 四部叢刊 鄭注 (KR1d0026, ``kanripo-zhengzhu``): 經 outside parentheses, 注 inside.
+- 單疏本 (KR1d0027, ``kanripo-danshu``): 疏 only, one entry per cited 經 (``X至Y　釋曰…``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from pipeline.layers.markers import markers
+from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
+from pipeline.records import Removal
+from pipeline.text.view import TextView
+
+EDITION_IDS = {"KR1d0028": "kanripo-siku", "KR1d0026": "kanripo-zhengzhu", "KR1d0027": "kanripo-danshu"}
+
+HEADER_LINE = re.compile(r"^#[^\n]*(?:\n|$)", re.M)
+PAGE_MARK = re.compile(r"<pb:[^>]*>")
+LINE_END = re.compile(r"¶")
+COLUMN_BREAK = re.compile(r"/")
+KAOZHENG = re.compile(r"^#\+PROPERTY: JUAN [^\n]*考證", re.M)
+ID_LINE = re.compile(r"^#\+PROPERTY: ID (\S+)", re.M)
+LINE = re.compile(r"[^\n]*(?:\n|$)")
+
+_NEWLINES = frozenset("\r\n")
+
+
+def is_kanripo(text: str) -> bool:
+    head = text[:2000]
+    return "mode: mandoku" in head or bool(ID_LINE.search(head)) or ("<pb:" in head and "¶" in head)
+
+
+def kanripo_edition(text: str) -> str:
+    """``kanripo-siku`` / ``kanripo-zhengzhu`` / ``kanripo-danshu``, from the Kanripo ID or, failing that, the markers."""
+    m = ID_LINE.search(text[:2000])
+    if m and m.group(1) in EDITION_IDS:
+        return EDITION_IDS[m.group(1)]
+    if re.search(r"(?:疏|䟽|音義)\(", text):
+        return "kanripo-siku"
+    if "　釋曰" in text:
+        return "kanripo-danshu"
+    return "kanripo-zhengzhu"
+
+
+def furniture(text: str, start: int = 0, end: Optional[int] = None) -> list[Removal]:
+    """Header lines, page marks, line-end marks and column breaks in ``[start, end)``."""
+    end = len(text) if end is None else end
+    out: list[Removal] = []
+    for pattern, reason in ((HEADER_LINE, "header"), (PAGE_MARK, "page"), (LINE_END, "line-end"),
+                            (COLUMN_BREAK, "column-break")):
+        for m in pattern.finditer(text, start, end):
+            if m.end() > m.start():
+                out.append(Removal(m.start(), m.end(), reason))
+    out.sort(key=lambda r: r.start)
+    # a header line swallows the page marks etc. inside it
+    kept: list[Removal] = []
+    for r in out:
+        if kept and r.start < kept[-1].end:
+            continue
+        kept.append(r)
+    return kept
+
+
+def _lines(text: str, start: int, end: int):
+    """(line start, line end without the newline, content without ¶/page marks) for each line in range."""
+    pos = start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        stop = end if nl < 0 else nl
+        content = PAGE_MARK.sub("", text[pos:stop]).replace("¶", "").rstrip("\r")
+        yield pos, stop, content
+        pos = stop + 1
+
+
+def _body_view(text: str, start: int, end: int, removed: list[Removal], skip: list[tuple[int, int]]) -> TextView:
+    drops = [(r.start, r.end) for r in removed] + skip
+    return TextView.of(text, start, end, drop=drops, drop_chars=lambda c: c in _NEWLINES)
+
+
+def _line_piece(text: str, s: int, e: int, layer: str, note: str) -> Optional[Piece]:
+    """A piece for one raw line, its page marks, ¶ and spaces cut off at the ends."""
+    while True:
+        s, e = trimmed(text, s, e)
+        m = PAGE_MARK.match(text, s, e)
+        if m:
+            s = m.end()
+        elif e > s and text[e - 1] == "¶":
+            e -= 1
+        else:
+            break
+    if s >= e:
+        return None
+    return Piece(layer, s, e, "layout", 0.9, note)
+
+
+# --- 四庫全書 儀禮注疏 -------------------------------------------------------------------------
+
+#: markers before a parenthesised group (疏( 䟽( 音義(), from the marker table; 注( is read as 注 or 疏 by its text
+PAREN_MARKERS = {m.text: m for m in markers("paren")}
+_INLINE_ZHU = next(m.text for m in markers("inline") if m.layer == "ZHU" and not m.regex)
+_SIKU_TOKEN = re.compile(
+    r"\[[^\]\n]*\]|(?:" + "|".join(map(re.escape, sorted([*PAREN_MARKERS, _INLINE_ZHU], key=len, reverse=True)))
+    + r")?\(|○|" + re.escape(_INLINE_ZHU)
+)
+_SHU_OPENING = ("釋曰", "注釋曰")
+
+
+def read_siku(text: str) -> Reading:
+    reading = Reading("kanripo-siku")
+    m = KAOZHENG.search(text)
+    body_end = m.start() if m else len(text)
+    reading.removed = furniture(text)
+    if m:
+        reading.pieces.extend(_kaozheng_pieces(text, m.start()))
+        reading.apart.append((m.start(), len(text), "kaozheng"))
+        reading.removed.extend(Removal(i, i + 1, "marker") for i in range(m.start(), len(text)) if text[i] in "()")
+
+    body_start = 0
+    titles: list[tuple[int, int]] = []
+    for s, e, content in _lines(text, 0, body_end):
+        if text.startswith("#", s):
+            continue
+        if content.startswith("　") or content.strip() == "欽定四庫全書":
+            titles.append((s, e))
+            piece = _line_piece(text, s, e, "OTHER", "title")
+            if piece:
+                reading.pieces.append(piece)
+    view = _body_view(text, body_start, body_end, [r for r in reading.removed if r.end <= body_end], titles)
+    _parse_siku_view(view, reading)
+    return reading.sort()
+
+
+def _parse_siku_view(view: TextView, reading: Reading) -> None:
+    vt = view.text
+    n = len(vt)
+    layer = "JING"
+    run_start: Optional[int] = None
+    run_evidence = ("layout", 0.9)
+    last_group: Optional[Piece] = None  # the paren group just closed, if nothing but furniture followed
+
+    def close(at: int, note: str = "") -> None:
+        nonlocal run_start
+        if run_start is None:
+            return
+        evidence, score = run_evidence
+        if note == "unmarked-end":
+            evidence, score = "default", 0.5
+        piece = view_piece(view, run_start, at, layer, evidence, score, note)
+        if piece:
+            reading.pieces.append(piece)
+        run_start = None
+
+    def open_run(at: int) -> None:
+        nonlocal run_start, last_group
+        if run_start is None:
+            run_start = at
+        last_group = None
+
+    pos = 0
+    while pos < n:
+        m = _SIKU_TOKEN.search(vt, pos)
+        stop = m.start() if m else n
+        if stop > pos and vt[pos:stop].strip():
+            open_run(pos)
+        if not m:
+            break
+        tok = m.group()
+        if tok.startswith("["):  # a composed character [孑*(焉-正+?)]: text
+            open_run(m.start())
+            pos = m.end()
+        elif tok == "○":
+            close(m.start())
+            reading.removed.extend(marker_removals(view, m.start(), m.end(), "separator"))
+            layer, run_evidence = "JING", ("marker", 0.95)
+            last_group = None
+            pos = m.end()
+        elif tok == _INLINE_ZHU:
+            close(m.start(), "unmarked-end" if layer == "ZHU" else "")
+            reading.removed.extend(marker_removals(view, m.start(), m.end()))
+            layer, run_evidence = "ZHU", ("marker", 1.0)
+            last_group = None
+            pos = m.end()
+        else:  # a parenthesised group, with its marker if any
+            marker = tok[:-1]
+            close_at = vt.find(")", m.end())
+            if close_at < 0:
+                close_at = n
+            content = vt[m.end():close_at].replace(" ", "")
+            if marker in PAREN_MARKERS:
+                group_layer, note = PAREN_MARKERS[marker].layer, PAREN_MARKERS[marker].note
+            elif marker == _INLINE_ZHU:
+                group_layer, note = ("SHU", "shu-marked-zhu") if content.startswith(_SHU_OPENING) else ("ZHU", "")
+            elif last_group is not None:
+                group_layer, note = last_group.layer, "continued"
+            else:
+                group_layer, note = "OTHER", "inline-note"
+            close(m.start(), "unmarked-end" if layer == "ZHU" and marker == _INLINE_ZHU else "")
+            reading.removed.extend(marker_removals(view, m.start(), m.end()))
+            if close_at < n:
+                reading.removed.extend(marker_removals(view, close_at, close_at + 1))
+            evidence = "layout" if note == "inline-note" else "marker"
+            piece = view_piece(view, m.end(), close_at, group_layer, evidence, 1.0 if evidence == "marker" else 0.8, note)
+            if piece is not None:
+                if note == "continued" and last_group is not None:
+                    last_group.end = piece.end
+                    piece = last_group
+                else:
+                    reading.pieces.append(piece)
+                last_group = piece
+            if note != "inline-note":
+                layer, run_evidence = "JING", ("layout", 0.9)
+            pos = close_at + 1
+    close(n)
+
+
+def _kaozheng_pieces(text: str, start: int) -> list[Piece]:
+    """The 考證: one OTHER piece per entry (an entry's continuation lines are indented with 　)."""
+    pieces: list[Piece] = []
+    current: Optional[Piece] = None
+    for s, e, content in _lines(text, start, len(text)):
+        if text.startswith("#", s) or not content.strip():
+            continue
+        piece = _line_piece(text, s, e, "OTHER", "kaozheng")
+        if piece is None:
+            continue
+        piece.evidence, piece.score = "marker", 1.0
+        if content.startswith("　") and current is not None and not content.strip().startswith("儀禮注疏"):
+            current.end = piece.end
+        else:
+            current = piece
+            pieces.append(piece)
+    return pieces
+
+
+# --- 四部叢刊 儀禮 鄭氏注 --------------------------------------------------------------------------
+
+_ZHENGZHU_TITLE = re.compile(r"儀禮卷第|鄭氏注")
+
+
+def read_zhengzhu(text: str) -> Reading:
+    reading = Reading("kanripo-zhengzhu")
+    reading.removed = furniture(text)
+    titles: list[tuple[int, int]] = []
+    body_end = len(text)
+    seen_content = False
+    for s, e, content in _lines(text, 0, len(text)):
+        if text.startswith("#", s) or not content.strip():
+            continue
+        if _ZHENGZHU_TITLE.search(content) and "(" not in content:
+            titles.append((s, e))
+            piece = _line_piece(text, s, e, "OTHER", "title")
+            if piece:
+                reading.pieces.append(piece)
+            if seen_content and content.strip().startswith("儀禮卷第"):
+                body_end = e  # the closing title: what follows is the colophon (word counts)
+                _colophon(text, e, reading)
+                break
+        else:
+            seen_content = True
+    view = _body_view(text, 0, body_end, [r for r in reading.removed if r.end <= body_end], titles)
+    vt = view.text
+    pos = 0
+    last: Optional[Piece] = None
+    while pos < len(vt):
+        open_at = vt.find("(", pos)
+        stop = len(vt) if open_at < 0 else open_at
+        piece = view_piece(view, pos, stop, "JING")
+        if piece:
+            reading.pieces.append(piece)
+            last = None
+        if open_at < 0:
+            break
+        close_at = vt.find(")", open_at + 1)
+        if close_at < 0:
+            close_at = len(vt)
+        reading.removed.extend(marker_removals(view, open_at, open_at + 1))
+        if close_at < len(vt):
+            reading.removed.extend(marker_removals(view, close_at, close_at + 1))
+        piece = view_piece(view, open_at + 1, close_at, "ZHU")
+        if piece:
+            if last is not None:  # (…)(…) on the next printed line: the same 注
+                last.end = piece.end
+            else:
+                reading.pieces.append(piece)
+                last = piece
+        pos = close_at + 1
+    return reading.sort()
+
+
+def _colophon(text: str, start: int, reading: Reading) -> None:
+    view = _body_view(text, start, len(text), [r for r in reading.removed if r.start >= start], [])
+    piece = view_piece(view, 0, len(view.text), "OTHER", "layout", 0.9, "colophon")
+    if piece:
+        reading.pieces.append(piece)
+        reading.removed.extend(
+            Removal(view.starts[i], view.ends[i], "marker") for i, ch in enumerate(view.text) if ch in "()"
+        )
+
+
+# --- 單疏本 儀禮疏 ----------------------------------------------------------------------------------
+
+_DANSHU_JUAN_TITLE = re.compile(r"^(?:儀禮|仪礼)䟽卷第")
+_CHAPTER_TITLE = re.compile(r"([^　\s]{1,8}第[一二三四五六七八九十]{1,3})　案?鄭目録")
+_HEAD_MAX = 14
+
+
+def read_danshu(text: str) -> Reading:
+    reading = Reading("kanripo-danshu")
+    reading.removed = furniture(text)
+    titles: list[tuple[int, int]] = []
+    body_end = len(text)
+    seen_content = False
+    for s, e, content in _lines(text, 0, len(text)):
+        if text.startswith("#", s) or not content.strip():
+            continue
+        if _DANSHU_JUAN_TITLE.match(content) or content.startswith("　　　"):
+            if seen_content and _DANSHU_JUAN_TITLE.match(content):
+                body_end = s
+                _colophon(text, s, reading)
+                break
+            titles.append((s, e))
+            piece = _line_piece(text, s, e, "OTHER", "title")
+            if piece:
+                reading.pieces.append(piece)
+        else:
+            seen_content = True
+    view = _body_view(text, 0, body_end, [r for r in reading.removed if r.end <= body_end], titles)
+    vt = view.text
+    starts = {0}
+    guessed: set[int] = set()
+    for m in _CHAPTER_TITLE.finditer(vt):
+        piece = view_piece(view, m.start(1), m.end(1), "OTHER", "layout", 0.9, "title")
+        if piece:
+            reading.pieces.append(piece)
+        starts.add(m.end(1))
+    for m in re.finditer("　釋曰", vt):
+        head, sure = _danshu_head_start(vt, m.start())
+        starts.add(head)
+        if not sure:
+            guessed.add(head)
+    titled = {m.start(1): m.end(1) for m in _CHAPTER_TITLE.finditer(vt)}
+    bounds = sorted(starts) + [len(vt)]
+    for a, b in zip(bounds, bounds[1:]):
+        a = titled.get(a, a)
+        if a >= b:
+            continue
+        piece = view_piece(view, a, b, "SHU", "marker", 1.0, "head-guessed" if a in guessed else "")
+        if piece:
+            reading.pieces.append(piece)
+    return reading.sort()
+
+
+def _danshu_head_start(vt: str, space: int) -> tuple[int, bool]:
+    """Where the entry whose ``　釋曰`` is at ``space`` starts: its cited 經 head (and 注 head)."""
+    k = vt.rfind("　", 0, space)
+    seg = vt[k + 1:space]
+    start = k + 1
+    if seg.startswith(("注", "汪")) and k > 0 and len(seg) <= _HEAD_MAX:
+        k0 = vt.rfind("　", 0, k)
+        before = vt[k0 + 1:k]
+        if len(before) <= _HEAD_MAX and "釋曰" not in before:
+            return k0 + 1, True
+        return _guess_head(vt, k0 + 1, k) or (start, False)
+    if len(seg) <= _HEAD_MAX:
+        return start, True
+    guess = _guess_head(vt, start, space)
+    return guess if guess else (start, False)
+
+
+def _guess_head(vt: str, start: int, end: int) -> Optional[tuple[int, bool]]:
+    """A head run on after the previous entry's text: ``XX至Y…`` (two characters before 至), or ``注…``."""
+    tail_from = max(start, end - _HEAD_MAX)
+    z = vt.find("至", tail_from, end)
+    zhu = vt.find("注", tail_from, end)
+    if zhu >= 0 and (z < 0 or zhu < z):
+        z2 = vt.rfind("至", tail_from, zhu)
+        if z2 >= 0:
+            return max(start, z2 - 2), False
+        return zhu, False
+    if z >= 0:
+        return max(start, z - 2), False
+    return None
+
+
+def read_kanripo(text: str) -> Reading:
+    edition = kanripo_edition(text)
+    if edition == "kanripo-siku":
+        return read_siku(text)
+    if edition == "kanripo-danshu":
+        return read_danshu(text)
+    return read_zhengzhu(text)

@@ -1,0 +1,64 @@
+"""Which layout a document is in, from its text (the file name's extension is a hint only).
+
+| layout | what it looks like | reader |
+| --- | --- | --- |
+| ``xhtml`` | the 注疏 e-book: ``<p class="strong">`` / ``zhushi`` / ``jianshu`` | :mod:`pipeline.read.xhtml` |
+| ``kanripo-siku`` / ``kanripo-zhengzhu`` / ``kanripo-danshu`` | Kanripo org text: ``#+`` headers, ``<pb:…>``, ``¶`` | :mod:`pipeline.read.kanripo` |
+| ``web-runon`` | a line of 經 with its 注 run on, then a ``[疏]“X”至“Y”`` line | :mod:`pipeline.read.web` |
+| ``web-zhushu`` | 經 / 注 / 疏 paragraphs, the 疏 indented with its head 「X」至「Y」 | :mod:`pipeline.read.web` |
+| ``siku-wrapped`` | lines cut at a fixed width, commentary opened by 鄭注 / 註曰 | :mod:`pipeline.read.wrapped` |
+| ``web-translation`` | a modern edition: 經, numbered notes, 【译文】, vernacular | :mod:`pipeline.read.web` |
+| ``plain`` | anything else: paragraphs, markers where there are any | :mod:`pipeline.read.web` |
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Optional
+
+from pipeline.read.kanripo import is_kanripo, kanripo_edition, read_kanripo
+from pipeline.read.reading import Reading
+from pipeline.read.web import is_vernacular, read_plain, read_web_runon, read_web_translation, read_web_zhushu
+from pipeline.read.wrapped import read_wrapped
+from pipeline.read.xhtml import is_xhtml, read_xhtml
+
+LAYOUTS: dict[str, Callable[[str], Reading]] = {
+    "xhtml": read_xhtml,
+    "kanripo-siku": read_kanripo,
+    "kanripo-zhengzhu": read_kanripo,
+    "kanripo-danshu": read_kanripo,
+    "web-runon": read_web_runon,
+    "web-zhushu": read_web_zhushu,
+    "siku-wrapped": read_wrapped,
+    "web-translation": read_web_translation,
+    "plain": read_plain,
+}
+
+_RUNON_SHU = re.compile(r"^(?:\[疏\]|【疏】)", re.M)
+_INDENTED_HEAD = re.compile(r"^(?:[ \u3000]+|疏[ \u3000]+)(?:「[^」\n]{1,12}」(?:至「|。)|注「|○釋曰|○注)", re.M)
+_WRAPPED_MARKER = re.compile(r"^(?:鄭注|郑注|註曰|注曰)", re.M)
+_MODERN = re.compile(r"【(?:题解|題解|注释|註釋|译文|譯文)】")
+
+
+def detect_layout(text: str, source: Optional[str] = None) -> str:
+    suffix = (source or "").lower().rsplit(".", 1)[-1] if source and "." in source else ""
+    if suffix in ("xhtml", "html", "htm") or is_xhtml(text):
+        return "xhtml"
+    if is_kanripo(text):
+        return kanripo_edition(text)
+    if len(_RUNON_SHU.findall(text)) >= 2:
+        return "web-runon"
+    if len(_INDENTED_HEAD.findall(text)) >= 3:
+        return "web-zhushu"
+    if len(_WRAPPED_MARKER.findall(text)) >= 3:
+        return "siku-wrapped"
+    if _MODERN.search(text):
+        return "web-translation"
+    paragraphs = [p for p in text.splitlines() if p.strip()]
+    if paragraphs and sum(is_vernacular(p) for p in paragraphs) >= max(3, len(paragraphs) // 5):
+        return "web-translation"
+    return "plain"
+
+
+def read_document(text: str, source: Optional[str] = None) -> Reading:
+    return LAYOUTS[detect_layout(text, source)](text)

@@ -1,0 +1,188 @@
+"""Hard-wrapped Siku texts (seeds 001 儀禮集釋, 002 儀禮述註; layout ``siku-wrapped``).
+
+Lines are cut at a fixed width, as on the printed page: the 經 at one width (21 characters),
+the commentary, which opens with its marker (鄭注, 註曰), at one less (20). So a block goes on
+to the next line while its line is full, and a shorter line ends it; the next line opens a new
+block: a marked commentary, or 經. Inside a commentary block, ○疏曰 opens the 疏 and ○張子曰 /
+○楊氏曰 a later scholar (OTHER); an editor's note (案…) in parentheses is OTHER wherever it is,
+and may run over two lines as ``(…)`` ``(…)``. The widths are measured on the file itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Optional
+
+from pipeline.layers.markers import inline_regex, line_marker
+from pipeline.read.furniture import line_furniture, lines
+from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
+from pipeline.read.web import is_title
+from pipeline.records import Removal
+from pipeline.text.view import TextView
+
+NOTE = re.compile(r"\([^()\n]*\)?|\（[^（）\n]*\）?")
+ENTITY = re.compile(r"&[A-Za-z0-9]+;")
+
+
+def width(line: str, notes_half: bool = False) -> float:
+    """Printed width of a line: an entity is one character, a small-print note half its length, rounded up (or nothing)."""
+    line = ENTITY.sub("字", line)
+    w = 0.0
+    pos = 0
+    for m in NOTE.finditer(line):
+        w += len(line[pos:m.start()])
+        if notes_half:  # small print in two columns: half the characters, rounded up
+            w += -(-(len(m.group()) - 2) // 2)
+        pos = m.end()
+    w += len(line[pos:])
+    return w
+
+
+@dataclass
+class Block:
+    layer: str
+    start: int  # content start (after a removed marker)
+    end: int
+    evidence: str
+    score: float
+    note: str = ""
+    widest: float = 0.0  # the widest line so far
+
+
+def measure_widths(raw: str) -> tuple[int, int]:
+    """(經 width, commentary width): the commonest full lengths of unmarked and marked lines."""
+    marked: Counter = Counter()
+    plain: Counter = Counter()
+    for s, e in lines(raw):
+        text = raw[s:e].strip()
+        if not text or "(" in text:
+            continue
+        w = int(width(text))
+        (marked if line_marker(text) is not None else plain)[w] += 1
+    zhu = marked.most_common(1)[0][0] if marked else 20
+    longer = {w: c for w, c in plain.items() if w >= zhu}
+    jing = max(longer, key=longer.get) if longer else zhu + 1
+    if jing == zhu:  # the commentary's continuation lines are unmarked too: the 經 is the next width up
+        wider = {w: c for w, c in plain.items() if w > zhu}
+        jing = max(wider, key=wider.get) if wider else zhu + 1
+    return jing, zhu
+
+
+def read_wrapped(raw: str) -> Reading:
+    reading = Reading("siku-wrapped")
+    jing_width, zhu_width = measure_widths(raw)
+    blocks: list[Block] = []
+    current: Optional[Block] = None
+    last_width = 0.0
+    kept: list[tuple[int, int]] = []  # content lines (start, end)
+    for s, e in lines(raw):
+        removal, content_start = line_furniture(raw, s, e)
+        if removal is not None:
+            reading.removed.append(removal)
+            kept.append((-1, -1))
+            continue
+        kept.append(trimmed(raw, content_start, e))
+    for i, (cs, ce) in enumerate(kept):
+        if cs >= ce:
+            current = None
+            continue
+        text = raw[cs:ce]
+        marker = line_marker(text)
+        continues = False
+        if current is not None and marker is None:
+            if text.startswith(("(", "（")):
+                continues = True
+            elif current.layer == "JING" or current.note == "title":
+                continues = last_width >= jing_width
+            else:
+                # a commentary goes on after a full line, unless this line is followed by another
+                # commentary (a 注 always follows a 經: then this line is that 經). A preface
+                # (鄭目錄) is set in its own measure: full is as wide as its widest line, less one.
+                full = zhu_width if current.layer != "OTHER" else current.widest - 1
+                continues = last_width >= full and not _next_is_marked(raw, kept, i)
+        if continues and current is not None:
+            current.end = ce
+        elif marker is not None:
+            start = cs
+            if not marker.keep:
+                reading.removed.append(Removal(cs, cs + len(marker.text), "marker"))
+                start = cs + len(marker.text)
+            current = Block(marker.layer, start, ce, "marker", 1.0)
+            blocks.append(current)
+        elif is_title(text):
+            blocks.append(Block("OTHER", cs, ce, "layout", 0.9, "title"))
+            current = None
+        else:
+            current = Block("JING", cs, ce, "layout", 0.85)
+            blocks.append(current)
+        last_width = width(text, notes_half=True)
+        if current is not None:
+            current.widest = max(current.widest, last_width)
+    for block in blocks:
+        _inline(raw, block, reading)
+    return reading.sort()
+
+
+def _next_is_marked(raw: str, kept: list[tuple[int, int]], i: int) -> bool:
+    for cs, ce in kept[i + 1:]:
+        if cs < ce:
+            return line_marker(raw[cs:ce]) is not None
+    return False
+
+
+_INLINE, _INLINE_MARKERS = inline_regex(circled=True)
+_TOKEN = re.compile(rf"(?P<note>[(（][^()（）]*[)）])|(?P<marker>{_INLINE.pattern})|(?P<circle>○)")
+
+
+def _inline(raw: str, block: Block, reading: Reading) -> None:
+    """Split a block at its notes (案…), ○疏曰, ○張子曰 and bare ○."""
+    drops = [(r.start, r.end) for r in reading.removed if r.start >= block.start and r.end <= block.end]
+    view = TextView.of(raw, block.start, block.end, drop=drops, drop_chars=lambda c: c in "\r\n")
+    vt = view.text
+    layer, evidence, score, note = block.layer, block.evidence, block.score, block.note
+    run_start = 0
+    last_note: Optional[Piece] = None
+
+    def close(at: int) -> None:
+        piece = view_piece(view, run_start, at, layer, evidence, score, note)
+        if piece is not None:
+            reading.pieces.append(piece)
+
+    for m in _TOKEN.finditer(vt):
+        if m.group("note") is not None:
+            close(m.start())
+            reading.removed.extend(marker_removals(view, m.start(), m.start() + 1))
+            reading.removed.extend(marker_removals(view, m.end() - 1, m.end()))
+            piece = view_piece(view, m.start() + 1, m.end() - 1, "OTHER", "marker", 1.0, "editor-note")
+            if piece is not None:
+                if last_note is not None and vt[last_note_end:m.start()].strip() == "":
+                    last_note.end = piece.end
+                else:
+                    reading.pieces.append(piece)
+                    last_note = piece
+            last_note_end = m.end()
+            run_start = m.end()
+            continue
+        if m.group("circle") is not None:
+            close(m.start())
+            reading.removed.extend(marker_removals(view, m.start(), m.end(), "separator"))
+            run_start = m.end()
+            last_note = None
+            continue
+        marker_text = m.group("marker")
+        found = next((mk for mk in _INLINE_MARKERS if re.fullmatch(mk.text if mk.regex else re.escape(mk.text), marker_text)), None)
+        close(m.start())
+        last_note = None
+        if found is None:
+            run_start = m.start()
+            continue
+        if found.keep:
+            reading.removed.extend(marker_removals(view, m.start(), m.start() + 1, "separator"))  # the ○
+            run_start = m.start() + 1
+        else:
+            reading.removed.extend(marker_removals(view, m.start(), m.end()))
+            run_start = m.end()
+        layer, evidence, score, note = found.layer, "marker", 1.0, found.note
+    close(len(vt))

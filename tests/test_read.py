@@ -1,0 +1,170 @@
+"""Reading documents: decoding, layout detection, furniture removal (seeds and corpus)."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import pytest
+
+from pipeline.layers import segment_layers
+from pipeline.read.decode import DecodeError, decode_bytes
+from pipeline.read.layout import detect_layout
+from pipeline.text.view import TextView
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = REPO / "pipeline" / "samples"
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def seed(n: str) -> str:
+    return next(SAMPLES.glob(f"{n}_*.txt")).read_text(encoding="utf-8")
+
+
+def views(text: str, result) -> list[str]:
+    drop = [(r.start, r.end) for r in result.removed]
+    return [TextView.of(text, s.start, s.end, drop=drop, drop_chars=str.isspace).text for s in result.segments]
+
+
+# --- decoding ------------------------------------------------------------------------------------
+
+def test_decode_utf8_with_and_without_bom():
+    text = seed("003")[:3000]
+    assert decode_bytes(text.encode("utf-8")) == (text, "utf-8")
+    assert decode_bytes(codecs.BOM_UTF8 + text.encode("utf-8")) == (text, "utf-8-sig")
+
+
+def test_decode_gb18030_simplified_seed():
+    text = seed("004")[:4000]  # simplified 覲禮 with its 疏
+    data = text.encode("gb18030")
+    with pytest.raises(UnicodeDecodeError):
+        data.decode("utf-8")
+    assert decode_bytes(data) == (text, "gb18030")
+
+
+def test_decode_big5_traditional_seed():
+    text = "".join(ch for ch in seed("001")[:3000] if ch != "𧰼" and ch != "&")  # Big5 has no 𧰼
+    text = text.encode("big5", errors="ignore").decode("big5")
+    assert decode_bytes(text.encode("big5")) == (text, "big5")
+
+
+def test_decode_gb18030_traditional_text_is_not_taken_for_big5():
+    text = seed("002")[:2000]
+    assert decode_bytes(text.encode("gb18030")) == (text, "gb18030")
+
+
+def test_decode_empty():
+    assert decode_bytes(b"") == ("", "utf-8")
+
+
+@pytest.mark.parametrize("data", [b"\x00\x01\x02abc\x00", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", bytes(range(32)) * 8])
+def test_decode_binary_is_refused_with_the_file_named(data):
+    with pytest.raises(DecodeError, match=r"scan\.png: binary"):
+        decode_bytes(data, "scan.png")
+
+
+def test_decode_error_is_a_value_error():
+    assert issubclass(DecodeError, ValueError)
+
+
+# --- layout --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n,layout", [("000", "web-translation"), ("001", "siku-wrapped"), ("002", "siku-wrapped"),
+                                      ("003", "web-zhushu"), ("004", "web-runon")])
+def test_seed_layouts(n, layout):
+    assert detect_layout(seed(n)) == layout
+    assert segment_layers(seed(n)).layout == layout
+
+
+@pytest.mark.parametrize("path,layout", [
+    ("zhushu-xhtml/04_xiangyinjiuli.xhtml", "xhtml"),
+    ("zhushu-siku/04_xiangyinjiuli.txt", "kanripo-siku"),
+    ("zhengzhu-sbck/04_xiangyinjiuli.txt", "kanripo-zhengzhu"),
+    ("danshu-sbck/juan08.txt", "kanripo-danshu"),
+])
+def test_corpus_layouts(path, layout):
+    text = (CORPUS / path).read_text(encoding="utf-8")
+    assert detect_layout(text, path) == layout
+    assert detect_layout(text) == layout  # the text alone decides
+
+
+def test_plain_text_without_markers_is_plain_and_undecided():
+    result = segment_layers("主人阼階上當楣北面再拜。\n\n賓西階上當楣北面荅再拜。\n")
+    assert result.layout == "plain"
+    assert [s.evidence for s in result.segments] == ["default", "default"]
+
+
+# --- furniture -----------------------------------------------------------------------------------
+
+def test_seed_000_spam_and_site_lines_are_removed():
+    text = seed("000")
+    result = segment_layers(text)
+    for v in views(text, result):
+        for word in ("澳门", "威尼斯", "来源", "本文由", "关键词", "最火资讯", "http"):
+            assert word not in v
+    reasons = {text[r.start:r.end].strip(): r.reason for r in result.removed}
+    assert reasons["关键词:"] == "site"
+    assert reasons["澳门威斯尼斯人网址乡射礼第五,古典文学之仪"] == "spam"
+    # a spam prefix glued to real text: only the prefix goes
+    assert reasons["澳门威斯尼斯人网址乡射礼第五,古典文学之仪礼。"] == "spam"
+
+
+def test_seed_000_footnote_references_are_not_in_the_text():
+    text = seed("000")
+    result = segment_layers(text)
+    jing = [v for v, s in zip(views(text, result), result.segments) if s.layer == "JING"]
+    assert jing and not any("(" in v and ")" in v and any(ch.isdigit() for ch in v) for v in jing)
+
+
+def test_seed_003_forum_header_is_removed_and_titles_are_other():
+    text = seed("003")
+    result = segment_layers(text)
+    vs = views(text, result)
+    assert not any("您在這裡" in v or "發表" in v or "閱讀古書" in v or "內容未經校對" in v for v in vs)
+    others = [v for v, s in zip(vs, result.segments) if s.layer == "OTHER"]
+    assert others == ["卷四:鄉飲酒禮第四", "《儀禮注疏》漢鄭玄注;唐賈公彥疏", "鄉飲酒禮第四"]
+
+
+def test_seed_004_shu_marker_is_removed():
+    text = seed("004")
+    result = segment_layers(text)
+    shu = [v for v, s in zip(views(text, result), result.segments) if s.layer == "SHU"]
+    assert len(shu) == 23 and all(v.startswith(("“", "注“")) for v in shu)
+
+
+def test_kanripo_furniture_never_in_a_view():
+    for path in ("zhushu-siku/04_xiangyinjiuli.txt", "zhengzhu-sbck/10_jinli.txt", "danshu-sbck/juan27.txt"):
+        text = (CORPUS / path).read_text(encoding="utf-8")
+        result = segment_layers(text, path)
+        for v in views(text, result):
+            assert "<pb:" not in v and "¶" not in v and "/" not in v and "#+" not in v
+            assert "(" not in v and ")" not in v
+
+
+def test_siku_kaozheng_is_removed_whole():
+    path = "zhushu-siku/04_xiangyinjiuli.txt"
+    text = (CORPUS / path).read_text(encoding="utf-8")
+    result = segment_layers(text, path)
+    start = text.index("#+PROPERTY: JUAN 卷四考證")
+    kz = [r for r in result.removed if r.reason == "kaozheng"]
+    assert [(r.start, r.end) for r in kz] == [(start, len(text))]
+    assert all(s.end <= start for s in result.segments)
+
+
+def test_xhtml_markup_never_in_a_view():
+    path = "zhushu-xhtml/11_sangfu.xhtml"
+    text = (CORPUS / path).read_text(encoding="utf-8")
+    result = segment_layers(text, path)
+    vs = views(text, result)
+    assert not any("<" in v or ">" in v or "class=" in v for v in vs)
+    shu = [v for v, s in zip(vs, result.segments) if s.layer == "SHU"]
+    assert shu and not any(v.startswith("疏「") for v in shu)  # the 疏 marker is a removal
+
+
+def test_removals_are_sorted_and_disjoint_everywhere():
+    for n in ("000", "001", "002", "003", "004"):
+        result = segment_layers(seed(n))
+        pairs = [(r.start, r.end) for r in result.removed]
+        assert pairs == sorted(pairs)
+        assert all(a[1] <= b[0] for a, b in zip(pairs, pairs[1:]))
+        assert all(s < e for s, e in pairs)
