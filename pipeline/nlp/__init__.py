@@ -1,1 +1,10 @@
-"""Tokenizer backends, spaCy factories and the ritual lexicon."""
+"""Tokenizer backends, the lexicon span ruler and the ritual lexicon.
+
+``build_nlp(config)`` assembles the spaCy pipeline the ``[nlp]`` config section names;
+``tag_spans(nlp, view_text)`` gives the lexicon spans of a normalised view.
+"""
+
+from pipeline.nlp.base import BackendUnavailable
+from pipeline.nlp.build import build_nlp, spacy_config, tag_spans
+
+__all__ = ["BackendUnavailable", "build_nlp", "spacy_config", "tag_spans"]

@@ -1,0 +1,85 @@
+"""What every yili tokenizer shares: character offsets in, a spaCy ``Doc`` out, nothing to save.
+
+The tokenizers are rebuilt from the config (and the lexicon files) whenever a pipeline is
+loaded, so serialising them writes nothing; ``nlp.to_disk`` / ``spacy.load`` still work as long
+as :mod:`pipeline.nlp` is imported first (it registers the functions the config names).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
+
+from pipeline.nlp.alignment import fill_gaps, lexicon_aligned
+from pipeline.nlp.matcher import LexiconMatcher
+
+
+#: ``doc.user_data`` key of the text a yili tokenizer was given (cheaper than ``doc.text``).
+TEXT_KEY = "yili_text"
+
+
+def doc_text(doc: Doc) -> str:
+    """The text of ``doc`` (retokenising never changes it), from the tokenizer when it kept it."""
+    text = doc.user_data.get(TEXT_KEY)
+    return text if isinstance(text, str) else doc.text
+
+
+class BackendUnavailable(RuntimeError):
+    """A tokenizer backend the config names cannot run here; the message says how to provide it."""
+
+
+class OffsetTokenizer:
+    """Subclasses return token (start, end) ranges; this turns them into a Doc whose text is the input."""
+
+    name = "base"
+
+    def __init__(self, vocab: Vocab):
+        self.vocab = vocab
+
+    def ranges(self, text: str) -> list[tuple[int, int]]:
+        raise NotImplementedError
+
+    def __call__(self, text: str) -> Doc:
+        ranges = self.ranges(text)
+        words = [text[s:e] for s, e in ranges]
+        doc = Doc(self.vocab, words=words, spaces=[False] * len(words))
+        doc.user_data[TEXT_KEY] = text  # doc.text rebuilds the string token by token: keep it
+        return doc
+
+    def pipe(self, texts, batch_size: int = 1000):
+        for text in texts:
+            yield self(text)
+
+    # -- nothing to serialise: the config and the lexicon rebuild the tokenizer -----------------
+    def to_bytes(self, *, exclude: Sequence[str] = ()) -> bytes:
+        return b""
+
+    def from_bytes(self, data: bytes, *, exclude: Sequence[str] = ()) -> "OffsetTokenizer":
+        return self
+
+    def to_disk(self, path: Any, *, exclude: Sequence[str] = ()) -> None:
+        Path(path).mkdir(parents=True, exist_ok=True)
+
+    def from_disk(self, path: Any, *, exclude: Sequence[str] = ()) -> "OffsetTokenizer":
+        return self
+
+
+class LexiconAlignedTokenizer(OffsetTokenizer):
+    """A word tokenizer whose cuts are re-aligned to the lexicon (:mod:`pipeline.nlp.alignment`)."""
+
+    def __init__(self, vocab: Vocab, lexicon_dir: Optional[str] = None, function_words: str = "于以之而其者"):
+        super().__init__(vocab)
+        self.matcher = LexiconMatcher.load(lexicon_dir)
+        self.function_words = function_words
+
+    def base_ranges(self, text: str) -> list[tuple[int, int]]:
+        raise NotImplementedError
+
+    def ranges(self, text: str) -> list[tuple[int, int]]:
+        if not text:
+            return []
+        units = [(s, e) for s, e, _ in self.matcher.match(text, keep_nonterms=True)]
+        return lexicon_aligned(text, fill_gaps(text, self.base_ranges(text)), units, self.function_words)

@@ -1,0 +1,116 @@
+"""The matching form of the text: one normalised character per raw character.
+
+Editions write the same word with different characters (賓/賔, 荅/答, 衆/眾/众, 於/于, 庿/廟/庙, …)
+and in traditional or simplified script. Every later stage matches on one form: opencc ``t2s``
+(length-preserving) plus :data:`VARIANTS`, the one table of edition variants. Because the
+conversion keeps the length char for char, a :class:`~pipeline.text.view.TextView` keeps its
+offset map and every span found on the normalised text maps back to the raw text.
+
+Kanripo entities (``&KR0925;``, a glyph with no Unicode code point) are folded into ONE
+private-use character each, always the same one for the same entity (:func:`entity_char`), so
+an entity is one unit for sentences, tokens and spans, and maps back to the whole entity.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from functools import lru_cache
+from typing import Iterable
+
+from pipeline.text.view import TextView
+
+#: Edition variants → the normalised (simplified) form, applied before and after opencc t2s.
+#: One character to one character only. Keys are forms opencc t2s leaves alone (or converts to
+#: the wrong word for this corpus, e.g. 閒 → 闲 where the 儀禮 means 間 "between").
+VARIANTS: dict[str, str] = {
+    # forms the data contract names (SCHEMA section 4 and the brief)
+    "荅": "答", "衆": "众", "眾": "众", "鄕": "乡", "鄉": "乡", "郷": "乡", "鄊": "乡",
+    "於": "于", "扵": "于", "筭": "算", "醋": "酢", "庿": "庙", "𤣥": "玄", "賔": "宾",
+    "徳": "德", "醻": "酬", "酧": "酬",
+    # ritual vocabulary written with variant glyphs in the Siku / SBCK editions
+    "矦": "侯", "靣": "面", "爼": "俎", "戸": "户", "閒": "间", "竝": "并", "噐": "器",
+    "㫖": "旨", "飮": "饮", "賛": "赞", "冝": "宜", "宐": "宜", "㑹": "会", "逺": "远",
+    "隂": "阴", "䘮": "丧", "髙": "高", "曽": "曾", "眀": "明", "歩": "步", "甞": "尝",
+    "鼔": "鼓", "皷": "鼓", "丗": "世", "舎": "舍", "竒": "奇", "羮": "羹", "觧": "解",
+    "畧": "略", "髪": "发", "庻": "庶", "歛": "敛", "壷": "壶", "黒": "黑", "吿": "告",
+    "乆": "久", "扄": "扃", "歳": "岁", "毎": "每", "逹": "达", "廵": "巡", "朞": "期",
+    "脇": "胁", "栁": "柳", "刋": "刊", "䇿": "策", "緫": "总", "揔": "总", "衞": "卫",
+    "鴈": "雁", "䙝": "亵", "歴": "历", "愼": "慎", "徴": "征", "凢": "凡", "莭": "节",
+    "寛": "宽", "隠": "隐", "葢": "盖", "汚": "污", "飬": "养", "聼": "听", "聴": "听",
+    "昬": "昏", "邉": "边", "壻": "婿", "畱": "留", "疉": "叠", "㓜": "幼", "呉": "吴",
+    "恠": "怪", "増": "增", "煑": "煮", "専": "专", "懐": "怀", "値": "值", "帯": "带",
+    "闗": "关", "圎": "圆", "繋": "系", "冐": "冒", "頋": "顾", "宻": "密", "逰": "游",
+    "纒": "缠", "糓": "谷", "仭": "仞", "曁": "暨", "鑚": "钻", "羙": "美", "綂": "统",
+    "皐": "皋", "臯": "皋", "兎": "兔", "揺": "摇", "偹": "备", "婣": "姻", "胷": "胸",
+    "襃": "褒", "刄": "刃", "餙": "饰", "挿": "插", "筓": "笄", "㸑": "爨", "亖": "四",
+    "𨕖": "选", "𧰼": "象", "徧": "遍", "麁": "粗", "麤": "粗", "䟽": "疏", "踈": "疏",
+    "乗": "乘", "𥘉": "初",
+}
+
+#: Kanripo-style entities: ``&KR0925;`` (and any other ``&NAME;`` the editions might use).
+ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9_-]*);")
+
+_KR_BASE = 0xF0000  # Supplementary Private Use Area-A: &KRnnnn; → U+F0000 + nnnn
+_OTHER_BASE = 0x100000  # Supplementary Private Use Area-B: any other entity, by a stable hash
+
+
+def entity_char(name: str) -> str:
+    """The one private-use character that stands for the entity ``&name;`` everywhere.
+
+    A fixed rule rather than a table filled at run time, so that the same entity gives the same
+    character in every process, run and worker: ``KRnnnn`` → U+F0000 + nnnn; other names →
+    a CRC-32 bucket of plane 16.
+    """
+    m = re.fullmatch(r"KR(\d{1,5})", name)
+    if m and int(m.group(1)) < 0xFFFE:
+        return chr(_KR_BASE + int(m.group(1)))
+    return chr(_OTHER_BASE + zlib.crc32(name.encode("utf-8")) % 0xFFFE)
+
+
+def entity_name(char: str) -> str | None:
+    """The entity a private-use char came from (KR entities only; None for any other char)."""
+    code = ord(char)
+    if _KR_BASE <= code < _KR_BASE + 0xFFFE:
+        return f"KR{code - _KR_BASE:04d}"
+    return None
+
+
+@lru_cache(maxsize=1)
+def _t2s():
+    import opencc
+
+    return opencc.OpenCC("t2s")
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[int, str]:
+    return {ord(k): v for k, v in VARIANTS.items()}
+
+
+def normalise_str(s: str) -> str:
+    """The matching form of ``s``: variants, opencc t2s, variants again; exactly one char per char."""
+    table = _table()
+    pre = s.translate(table)
+    out = _t2s().convert(pre)
+    if len(out) != len(pre):  # opencc never should; keep offsets safe if a phrase rule ever does
+        conv = _t2s().convert
+        out = "".join(c if len(c := conv(ch)) == 1 else ch for ch in pre)
+    return out.translate(table)
+
+
+def fold_entities(view: TextView) -> TextView:
+    """Each ``&NAME;`` entity becomes one private-use character mapped to the whole entity."""
+    if "&" not in view.text:
+        return view
+    return view.fold(ENTITY, lambda m: entity_char(m.group(1)))
+
+
+def segment_view(
+    text: str, start: int, end: int, removed: Iterable[tuple[int, int]] = ()
+) -> TextView:
+    """The normalised view of ``text[start:end]``: ``removed`` ranges and whitespace dropped,
+    entities folded to one char each, script and variants normalised. Offsets map back to ``text``."""
+    view = TextView.of(text, start, end, drop=removed, drop_chars=str.isspace)
+    view = fold_entities(view)
+    return view.map_chars(normalise_str)

@@ -1,0 +1,175 @@
+"""Tokenizer backends and lexicon spans on real 經 sentences of the seeds (traditional and simplified)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.nlp import BackendUnavailable, build_nlp, tag_spans
+from pipeline.nlp.lexicon import Lexicon
+from pipeline.text.normalise import normalise_str, segment_view
+
+SEEDS = Path(__file__).resolve().parents[1] / "pipeline" / "samples"
+
+
+def seed(prefix: str) -> str:
+    return next(SEEDS.glob(f"{prefix}_*.txt")).read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return build_nlp()
+
+
+@pytest.fixture(scope="module")
+def char_nlp():
+    return build_nlp({"nlp": {"tokenizer": "char"}})
+
+
+def spans_of(nlp, raw: str, passage: str) -> list[tuple[str, str]]:
+    """(raw text, label) of the spans tagged in ``passage`` (found in the seed ``raw``)."""
+    start = raw.index(passage)
+    view = segment_view(raw, start, start + len(passage))
+    return [(raw[slice(*view.to_raw(s, e))], label) for s, e, label in tag_spans(nlp, view.text)]
+
+
+# (seed, passage, the spans a reader marks): 經 sentences of 鄉飲酒 003, 鄉射 001 and 000,
+# 特牲 002 and 覲禮 004
+CASES = [
+    ("003", "主人阼階上當楣北面再拜。",
+     [("主人", "ACTOR"), ("阼階上當楣", "LOCATION"), ("北面", "FACING"), ("拜", "VERB")]),
+    ("003", "賓西階上當楣北面答拜。",  # 答 is no part of the VERB span
+     [("賓", "ACTOR"), ("西階上當楣", "LOCATION"), ("北面", "FACING"), ("拜", "VERB")]),
+    ("003", "水在洗東,篚在洗西,南肆。",
+     [("水", "OBJECT"), ("洗東", "LOCATION"), ("篚", "OBJECT"), ("洗西", "LOCATION")]),
+    ("003", "賓厭介,入門左。介厭眾賓,入,眾賓皆入門左,北上。",  # 北上 is an ordering, no FACING
+     [("賓", "ACTOR"), ("介", "ACTOR"), ("入", "VERB"), ("門左", "LOCATION"), ("介", "ACTOR"),
+      ("眾賓", "ACTOR"), ("入", "VERB"), ("眾賓", "ACTOR"), ("入", "VERB"), ("門左", "LOCATION")]),
+    ("001", "主人坐取爵興適洗南面坐奠爵于篚下盥洗",  # 洗 is the place gone to, then the act
+     [("主人", "ACTOR"), ("坐", "VERB"), ("取", "VERB"), ("爵", "OBJECT"), ("興", "VERB"), ("適", "VERB"),
+      ("洗", "LOCATION"), ("南面", "FACING"), ("坐", "VERB"), ("奠", "VERB"), ("爵", "OBJECT"),
+      ("篚下", "LOCATION"), ("盥", "VERB"), ("洗", "VERB")]),
+    ("001", "舉觶者進坐奠觶于薦西",  # 舉觶者 is one participant
+     [("舉觶者", "ACTOR"), ("進", "VERB"), ("坐", "VERB"), ("奠", "VERB"), ("觶", "OBJECT"), ("薦西", "LOCATION")]),
+    ("001", "司射適堂西袒決遂取弓于階西兼挾乘矢升自西階",  # 射 of 司射 is no act; 于/自 stay out
+     [("司射", "ACTOR"), ("適", "VERB"), ("堂西", "LOCATION"), ("袒", "VERB"), ("決", "OBJECT"), ("取", "VERB"),
+      ("弓", "OBJECT"), ("階西", "LOCATION"), ("挾", "VERB"), ("乘矢", "OBJECT"), ("升", "VERB"), ("西階", "LOCATION")]),
+    ("001", "乃席賓南面東上",  # 席賓 lays the mat: no place; 東上 no facing
+     [("賓", "ACTOR"), ("南面", "FACING")]),
+    ("002", "祝迎尸于門外",
+     [("祝", "ACTOR"), ("迎", "VERB"), ("尸", "ACTOR"), ("門外", "LOCATION")]),
+    ("002", "主人降立于阼階東",
+     [("主人", "ACTOR"), ("降", "VERB"), ("立", "VERB"), ("阼階東", "LOCATION")]),
+    ("004", "侯氏降自西阶,东面授宰币,西阶前再拜稽首,以马出,授人,九马随之。",
+     [("侯氏", "ACTOR"), ("降", "VERB"), ("西阶", "LOCATION"), ("东面", "FACING"), ("授", "VERB"), ("宰", "ACTOR"),
+      ("币", "OBJECT"), ("西阶前", "LOCATION"), ("拜", "VERB"), ("稽首", "VERB"), ("马", "OBJECT"), ("出", "VERB"),
+      ("授", "VERB"), ("马", "OBJECT")]),
+    ("000", "释获者坐取中之八筭,改实八筭,",  # 释获者 (and 获, 释) inside a name; 中 is the tally holder
+     [("释获者", "ACTOR"), ("坐", "VERB"), ("取", "VERB"), ("中", "OBJECT"), ("筭", "OBJECT"), ("实", "VERB"),
+      ("筭", "OBJECT")]),
+    ("000", "执幂者举幂,",  # 执 of 执幂者 is no act
+     [("执幂者", "ACTOR"), ("幂", "OBJECT")]),
+    ("000", "主人答再拜,乃请。宾礼辞,许。",
+     [("主人", "ACTOR"), ("拜", "VERB"), ("请", "VERB"), ("宾", "ACTOR"), ("辞", "VERB"), ("许", "VERB")]),
+]
+
+
+@pytest.mark.parametrize("prefix,passage,expected", CASES, ids=[f"{c[0]}:{c[1][:8]}" for c in CASES])
+def test_spans_of_jing_sentences(nlp, prefix, passage, expected):
+    assert spans_of(nlp, seed(prefix), passage) == expected
+
+
+@pytest.mark.parametrize("prefix,passage,expected", CASES[:6], ids=[f"{c[0]}:{c[1][:8]}" for c in CASES[:6]])
+def test_char_backend_gives_the_same_spans(char_nlp, prefix, passage, expected):
+    assert spans_of(char_nlp, seed(prefix), passage) == expected
+
+
+def test_simplified_and_traditional_give_the_same_spans(nlp):
+    simplified = "主人答再拜,乃请。宾礼辞,许。主人再拜,宾答再拜。"
+    traditional = "主人荅再拜乃請賓禮辭許主人再拜賓荅再拜"
+    labels = lambda text: [(normalise_str(text[s:e]), l) for s, e, l in tag_spans(nlp, normalise_str(text))]  # noqa: E731
+    assert labels(simplified) == labels(traditional)
+
+
+def test_spans_never_overlap_on_a_whole_seed_passage(nlp):
+    raw = seed("003")
+    start = raw.index("主人坐取爵于篚,降洗。")
+    view = segment_view(raw, start, start + 3000)
+    spans = tag_spans(nlp, view.text)
+    assert len(spans) > 300
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+
+
+def test_jieba_never_splits_a_lexicon_term(nlp):
+    lexicon = Lexicon.load()
+    for label, terms in lexicon.normalised(normalise_str).items():
+        for term in terms:
+            assert [t.text for t in nlp.tokenizer(term)] == [term], (label, term)
+
+
+def test_jieba_tokens_line_up_with_spans_and_function_words_are_single(nlp):
+    raw = seed("003")
+    start = raw.index("主人坐取爵于篚,降洗。")
+    view = segment_view(raw, start, start + 1500)
+    doc = nlp(view.text)
+    starts = {t.idx for t in doc}
+    ends = {t.idx + len(t) for t in doc}
+    for span in doc.spans["sc"]:
+        assert len(span) == 1, span.text  # one token per lexicon term
+    assert all(s in starts and e in ends for s, e, _ in tag_spans(nlp, view.text))
+    for token in doc:
+        if any(ch in token.text for ch in "于以之而其者"):
+            assert len(token.text) == 1 or token.text in nlp.tokenizer.matcher.terms, token.text
+    # jieba's own cuts are kept where the lexicon is silent (not one token per char)
+    assert any(len(t.text) > 1 and not doc[t.i : t.i + 1].text in nlp.tokenizer.matcher.terms for t in doc)
+
+
+def test_char_backend_is_one_token_per_char(char_nlp):
+    text = normalise_str("主人阼階上當楣北面再拜")
+    assert [t.text for t in char_nlp(text)] == list(text)
+
+
+def test_pipeline_is_assembled_from_the_config(nlp, tmp_path):
+    import spacy
+
+    assert nlp.pipe_names == ["lexicon_ruler"]
+    assert nlp.config["nlp"]["tokenizer"]["@tokenizers"] == "yili.jieba_tokenizer.v1"
+    assert nlp.config["nlp"]["tokenizer"]["hmm"] is False
+    nlp.to_disk(tmp_path / "model")
+    again = spacy.load(tmp_path / "model")
+    text = normalise_str("主人阼階上當楣北面再拜")
+    assert tag_spans(again, text) == tag_spans(nlp, text)
+
+
+def test_stanza_without_a_model_dir_says_how_to_provide_one(tmp_path):
+    with pytest.raises(BackendUnavailable, match="stanza_model_dir"):
+        build_nlp({"nlp": {"tokenizer": "stanza", "stanza_model_dir": None}})
+    missing = tmp_path / "no-such-model"
+    with pytest.raises(BackendUnavailable, match="no-such-model"):
+        build_nlp({"nlp": {"tokenizer": "stanza", "stanza_model_dir": str(missing)}})
+    missing.mkdir()
+    with pytest.raises(BackendUnavailable, match=r"\*\.pt"):
+        build_nlp({"nlp": {"tokenizer": "stanza", "stanza_model_dir": str(missing)}})
+
+
+def test_unknown_tokenizer_is_refused():
+    with pytest.raises(ValueError, match="jieba"):
+        build_nlp({"nlp": {"tokenizer": "whitespace"}})
+
+
+def test_udkanbun_missing_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "udkanbun", None)  # import udkanbun → ImportError
+    with pytest.raises(BackendUnavailable, match=r"pip install yili\[udkanbun\]"):
+        build_nlp({"nlp": {"tokenizer": "udkanbun"}})
+
+
+def test_udkanbun_backend_when_installed():
+    pytest.importorskip("udkanbun")
+    nlp = build_nlp({"nlp": {"tokenizer": "udkanbun"}})
+    raw = seed("003")
+    assert spans_of(nlp, raw, "主人阼階上當楣北面再拜。") == CASES[0][2]
+    doc = nlp(normalise_str("主人坐取爵于篚,降洗。"))
+    assert [t.text for t in doc][:2] == ["主人", "坐"]
+    assert any(t.pos_ for t in doc)  # UD-Kanbun's UPOS where its cut was kept
