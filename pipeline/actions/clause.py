@@ -1,0 +1,612 @@
+"""One clause of 經 text → the acts it states, with the roles written inside the clause.
+
+The analyser walks the tokens left to right, the way the ritual prose is built:
+
+    [actor] [place] [facing] [皆 遂 乃 …] [不] [荅] [再/三] VERB [purpose] [object|person] [于/自 place] …
+
+Serial verbs share what stands before them (主人坐取爵 → 坐, 取 with object 爵; a place or a facing
+before the verbs goes to every verb after it). A participant after a finished verb phrase that is
+itself followed by a predicate opens a new piece with a new written subject: in unpunctuated text
+(賓出迎再拜主人荅再拜) this is what splits the clause. Otherwise a participant after a verb is its
+target (獻賓, 拜介), and one after 以/與 is the one the act is done with (主人以賓三揖).
+
+The actor of acts without a written subject is not decided here: the extractor does that with
+what came before (carry-over, 卒洗 → the washer, 荅拜 → not the bower).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pipeline.actions.tokens import Token
+from pipeline.actions.vocabulary import (
+    ACTOR, ADV, AND, CHAR, COUNT, DANG, DIR, FACING_KIND, LIKE, LOCATION, NEG, NUM, OBJECT,
+    ORDER, OTHERV, PREFIX, PREP, PUNCT, PURPOSE, RESP, SAY, VERB, WITH, ZHI, Vocabulary,
+)
+
+Span = tuple[int, int]
+
+
+@dataclass
+class Draft:
+    """An act as the clause states it; spans are view coordinates."""
+
+    lemma: str
+    surface: Span
+    clause: Span
+    verb_token: Span
+    count: Optional[int] = None
+    response: bool = False
+    negated: bool = False
+    purpose: Optional[Span] = None
+    object: Optional[Span] = None
+    target: Optional[Span] = None
+    location: Optional[Span] = None
+    #: where the location came from: "pre" (before the verb), "source" (自 …), "post" (after it)
+    location_from: Optional[str] = None
+    facing: Optional[Span] = None
+    subject: Optional[Span] = None
+    all_marker: bool = False
+    #: True while the location is the bare 位 of 即位 / 復位: a written place after it wins
+    location_generic: bool = False
+    #: 卒洗 → "洗": the act this one finishes (its actor is the one who did that act)
+    finishes: Optional[str] = None
+
+
+@dataclass
+class Piece:
+    """A stretch of a clause under one written subject (or none)."""
+
+    clause: Span
+    subject: Optional[Span] = None
+    acts: list[Draft] = field(default_factory=list)
+    place: Optional[Span] = None
+    facing: Optional[Span] = None
+    all_marker: bool = False
+    #: every participant named in the piece, whatever its role (for inference of the other party)
+    mentions: list[Span] = field(default_factory=list)
+    #: a verb outside the closed list was done (佐食舉幹): the piece is not a bare subject
+    other_verb: bool = False
+    #: the piece is about a thing (篚在其南, 水在洗東): its place is no participant's
+    thing_topic: bool = False
+
+
+_SKIP_BEFORE_PREDICATE = {ADV, NEG, COUNT, RESP, PREFIX, LOCATION, DIR, DANG, FACING_KIND}
+_PLACE_RUN = {LOCATION, OBJECT, DIR, DANG, NUM, CHAR}
+_LIKE_ENDS = ("初", "礼", "仪", "禮", "儀")
+
+
+class ClauseAnalyser:
+    def __init__(self, vocabulary: Vocabulary):
+        self.voc = vocabulary
+
+    def analyse(self, tokens: list[Token], clause: Span) -> list[Piece]:
+        return _Walk(self.voc, tokens, clause).run()
+
+
+class _Walk:
+    def __init__(self, voc: Vocabulary, tokens: list[Token], clause: Span):
+        self.voc = voc
+        self.toks = tokens
+        self.clause = clause
+        self.pieces: list[Piece] = []
+        self._new_piece(None)
+
+    # -- state --------------------------------------------------------------------------------
+    def _new_piece(self, subject: Optional[Span]) -> None:
+        self.piece = Piece(self.clause, subject)
+        self.piece_start = getattr(self, "_index", 0)
+        self.pieces.append(self.piece)
+        self.subject = subject
+        self.with_target: Optional[Span] = None
+        self.with_word: Optional[str] = None
+        self.with_used = False
+        self.pre_loc: Optional[Span] = None
+        self.pre_loc_from: Optional[str] = None
+        self.pre_facing: Optional[Span] = None
+        self.verb_seen = False
+        self.last: Optional[Draft] = None
+        self.last_verb_index = -9
+        self.command = False
+        self._reset_prefixes()
+
+    def _reset_prefixes(self) -> None:
+        self.neg = False
+        self.count: Optional[int] = None
+        self.resp = False
+        self.prefix_start: Optional[int] = None
+
+    def tok(self, i: int) -> Optional[Token]:
+        return self.toks[i] if 0 <= i < len(self.toks) else None
+
+    def kinds(self, i: int) -> frozenset[str]:
+        t = self.tok(i)
+        return t.kinds if t is not None else frozenset()
+
+    # -- the walk -----------------------------------------------------------------------------
+    def run(self) -> list[Piece]:
+        i = 0
+        n = len(self.toks)
+        while i < n:
+            self._index = i
+            t = self.toks[i]
+            k = t.kinds
+            adjacent = self.last is not None and self.last_verb_index == i - 1
+            if PURPOSE in k and adjacent and self.last.lemma == "拜" and self.last.purpose is None:
+                self.last.purpose = (t.start, t.end)
+                self.last.surface = (self.last.surface[0], t.end)
+                self.last_verb_index = i  # an object may follow: 拜送爵
+                i += 1
+                continue
+            if PUNCT in k and AND not in k:
+                self._reset_prefixes()
+                i += 1
+                continue
+            if ORDER in k:
+                i += 1
+                continue
+            if LIKE in k:
+                i = self._skip_like(i)
+                continue
+            if SAY in k:
+                break  # speech follows to the clause end
+            if ACTOR in k:
+                i = self._actor(i)
+                continue
+            if VERB in k:
+                if OBJECT in k or LOCATION in k:
+                    if self._noun_verb(i):
+                        i += 1
+                        continue
+                i = self._verb(i)
+                continue
+            if AND in k and PUNCT not in k and self.kinds(i + 1) & {LOCATION, DANG}:
+                j = self._run_end(i + 1)
+                if VERB in self.kinds(j) and not self.verb_seen:  # 及階揖: where the act is done
+                    self.pre_loc, self.pre_loc_from = (self.toks[i + 1].start, self.toks[j - 1].end), "pre"
+                    i = j
+                    continue
+            if OTHERV in k or (AND in k and PUNCT not in k and self.kinds(i + 1) & {LOCATION, DANG}):
+                self.verb_seen = True
+                self.piece.other_verb = True
+                self.last = None
+                self.last_verb_index = -9
+                if t.text in ("使", "作"):
+                    self.command = True
+                i += 1
+                continue
+            if PREP in k:
+                i = self._prep(i)
+                continue
+            if ADV in k and LOCATION in k and VERB in self.kinds(i + 1):
+                i += 1  # 序進, 序升: "in order"
+                continue
+            if LOCATION in k or DANG in k:
+                if OBJECT in k and self._object_context(i):
+                    i = self._object(i)
+                else:
+                    i = self._place(i, bare=True)
+                continue
+            if FACING_KIND in k:
+                self._facing(i)
+                i += 1
+                continue
+            if OBJECT in k:
+                if not self.verb_seen and self.subject is None:
+                    self.piece.thing_topic = True
+                i = self._object(i)
+                continue
+            if NEG in k:
+                self.neg = True
+            elif COUNT in k and VERB in self.kinds(i + 1):
+                self.count = self.voc.counts.get(t.text)
+                self.prefix_start = t.start if self.prefix_start is None else self.prefix_start
+            elif RESP in k and (self.kinds(i + 1) & {VERB, COUNT}):
+                self.resp = True
+                self.prefix_start = t.start
+            elif PREFIX in k and VERB in self.kinds(i + 1):
+                nxt = self.toks[i + 1]
+                if t.text in self.voc.prefixes.get(nxt.text, ()):
+                    self.prefix_start = t.start
+            elif ADV in k:
+                if t.text == self.voc.all_word:
+                    self.piece.all_marker = True
+            elif WITH in k and ZHI in self.kinds(i + 1) and not self.verb_seen:
+                self.with_target = (self.toks[i + 1].start, self.toks[i + 1].end)  # 侯氏與之讓
+                self.with_word = t.text
+                i += 2
+                continue
+            elif WITH in k and self.kinds(i + 1) & {OBJECT, CHAR} and not self.kinds(i + 1) & {ACTOR}:
+                j = i + 1  # 以菹豆, 以虛爵: the instrument, not the object of the verb
+                while self.kinds(j) & {CHAR, NUM} and not self.kinds(j) & {OBJECT} and j < i + 3:
+                    j += 1
+                if OBJECT in self.kinds(j):
+                    i = j + 1
+                    continue
+            elif WITH in k and ACTOR in self.kinds(i + 1) and not self.verb_seen:
+                j = self._actor_group_end(i + 1)
+                self.with_target = (self.toks[i + 1].start, self.toks[j - 1].end)
+                self.with_word = t.text
+                i = j
+                continue
+            elif ZHI in k and adjacent:
+                self._pronoun(i)
+            elif (CHAR in k or NUM in k) and adjacent and self._object_follows(i) \
+                    and self.last.lemma not in _MOTION_TO_PLACE:
+                i = self._object(i)
+                continue
+            i += 1
+        self._close()
+        return [p for p in self.pieces if p.acts or p.subject or p.place or p.facing]
+
+    def _close(self) -> None:
+        if not self.piece.acts and not self.piece.thing_topic:
+            self.piece.place = self.pre_loc
+            self.piece.facing = self.pre_facing
+
+    # -- participants -------------------------------------------------------------------------
+    def _actor_group_end(self, i: int) -> int:
+        """Index after ``ACTOR ((及|、) ACTOR)*`` starting at ``i``."""
+        j = i + 1
+        while AND in self.kinds(j) and ACTOR in self.kinds(j + 1):
+            j += 2
+        return j
+
+    def _actor(self, i: int) -> int:
+        j = self._actor_group_end(i)
+        span = (self.toks[i].start, self.toks[j - 1].end)
+        self.piece.mentions.append(span)
+        if ZHI in self.kinds(j) and self.kinds(j + 1) & (_PLACE_RUN | {VERB}):
+            return self._possessive(i, j)
+        if not self.verb_seen and self.subject is None and self._stranger_before(i):
+            self.verb_seen = True  # 遂以比三耦: after an unknown verb a participant is its object
+            return j
+        if (not self.verb_seen or self.subject is None) and DIR in self.kinds(j) and not self.kinds(j) & {LOCATION} \
+                and self.toks[j].text in _SIDES and self._predicate_follows(j + 1) \
+                and not (self.toks[j].text in _HANDS and self.tok(j + 1) is not None
+                         and self.tok(j + 1).lemma in _HANDED):  # 尸左執角: 左 is the hand
+            place = (self.toks[i].start, self.toks[j].end)  # 主人介右北面拜送爵: 介右 is a place
+            if self.verb_seen and self.last is not None:
+                self._set_location(self.last, place, "post")
+            else:
+                self.pre_loc, self.pre_loc_from = place, "pre"
+            return j + 1
+        if not self.verb_seen:
+            if self.subject is None or self._predicate_follows(j):
+                if self.subject is not None and (NUM in self.kinds(i - 1) or (
+                        ACTOR in self.kinds(i - 1) and self.toks[i - 1].end == self.subject[1])):
+                    return j  # 主人一相, 主人 一相: an attendant named beside the subject
+                self.subject = span
+                self.piece.subject = span
+            return j
+        if self.last is not None and self.last.lemma in ("命",) and self.last.target is None:
+            self.last.target = span
+            self.command = True
+            return j
+        if self.command:
+            return j
+        prev = self.tok(i - 1)
+        repeated = prev is not None and ACTOR in prev.kinds and prev.text == self.toks[i].text
+        if not repeated and OTHERV in self.kinds(i - 1):
+            return j  # 賓厭眾賓升: the one bowed to, the bower goes on
+        if repeated or self._predicate_follows(j, chars=2 if self.last is None else 0):
+            self._close()
+            self._new_piece(span)
+            return j
+        if self.last is not None and self.last.lemma in _TARGET_LEMMAS and self.last.target is None:
+            self.last.target = span
+        return j
+
+    def _stranger_before(self, i: int) -> bool:
+        """Is there a word before ``i`` in this piece that cannot stand before a subject?"""
+        for j in range(self.piece_start, i):
+            if not self.kinds(j) & {ADV, PUNCT, AND, NEG}:
+                return True
+        return False
+
+    def _possessive(self, i: int, j: int) -> int:
+        """主人之席前, 賓之左: a place or thing named by its owner."""
+        end = j + 1
+        while end < len(self.toks) and self.kinds(end) & _PLACE_RUN and not self.kinds(end) & {VERB}:
+            end += 1
+        if end == j + 1 and VERB in self.kinds(end):  # 主人之薦東: a dish-noun with a direction
+            if DIR in self.kinds(end + 1):
+                end += 2
+        span = (self.toks[i].start, self.toks[end - 1].end)
+        if self.last is not None and self.verb_seen:
+            if self.kinds(end - 1) & {DIR, LOCATION}:
+                if self.last.location is None or self.last.location_from != "post":
+                    self.last.location, self.last.location_from = span, "post"
+            elif self.last.object is None:
+                self.last.object = span
+        elif not self.verb_seen and self.kinds(end - 1) & {DIR, LOCATION}:
+            self.pre_loc, self.pre_loc_from = span, "pre"
+        return end
+
+    def _predicate_follows(self, j: int, chars: int = 0) -> bool:
+        """Does a verb follow ``j`` after only adverbs, prefixes, a place or a facing (and at most
+        ``chars`` unknown characters: 主人冠端玄即位, the dress before the act)?"""
+        while j < len(self.toks):
+            if CHAR in self.kinds(j) and chars > 0:
+                chars -= 1
+                j += 1
+                continue
+            k = self.kinds(j)
+            if k & {VERB, OTHERV}:
+                return True
+            if WITH in k and ACTOR in self.kinds(j + 1):
+                j = self._actor_group_end(j + 1)
+                continue
+            if NUM in k and ACTOR in self.kinds(j + 1):  # 主人一相出迎: an attendant beside
+                j += 2
+                continue
+            if k & _SKIP_BEFORE_PREDICATE or (OBJECT in k and LOCATION in k):
+                j += 1
+                continue
+            return False
+        return False
+
+    # -- verbs --------------------------------------------------------------------------------
+    def _noun_verb(self, i: int) -> bool:
+        """A closed-list character used as a thing or place here (辭洗, 卒洗, 設洗, 適洗, 取祭)?"""
+        t = self.toks[i]
+        last = self.last
+        adjacent = last is not None and self.last_verb_index == i - 1
+        if adjacent:
+            objs = self.voc.act_objects.get(self.voc.normalise(last.lemma), False)
+            if objs is None or (objs and t.text in objs):
+                return False  # handled as the act declined / finished in _verb
+            if last.lemma in _GO_TO and t.text in self.voc.place_nouns:
+                self._set_location(last, (t.start, t.end), "post")
+                return True
+            if self.voc.normalise(last.lemma) in self.voc.object_verbs and last.object is None:
+                last.object = (t.start, t.end)
+                return True
+        return False
+
+    def _verb(self, i: int) -> int:
+        t = self.toks[i]
+        lemma = t.lemma or t.text
+        x = t.text
+        last = self.last
+        adjacent = last is not None and self.last_verb_index == i - 1
+        if adjacent and last.object is None:
+            objs = self.voc.act_objects.get(self.voc.normalise(last.lemma), False)
+            if objs is None or (objs and x in objs):
+                last.object = (t.start, t.end)  # 卒洗, 辭降: the act finished or declined
+                if last.lemma == "卒":
+                    last.finishes = lemma
+                self.last_verb_index = i
+                return i + 1
+            if x in self.voc.nounable and self.voc.normalise(last.lemma) in self.voc.object_verbs:
+                last.object = (t.start, t.end)  # 取祭, 受命
+                return i + 1
+        if self.command:
+            if last is not None and last.lemma == "命" and last.object is None:
+                last.object = (t.start, t.end)
+            return i + 1
+        if x in self.voc.nounable and (OTHERV in self.kinds(i - 1) or (
+                WITH in self.kinds(i - 1) and self.kinds(i + 1) & {VERB, OTHERV})):
+            return i + 1  # 聽命, 致命, 以命升賓: the command as a thing
+        if (x in self.voc.nounable and last is not None and self.last_verb_index == i - 2
+                and CHAR in self.kinds(i - 1) and self.voc.normalise(last.lemma) in self.voc.object_verbs
+                and last.object is None):
+            last.object = (self.toks[i - 1].start, t.end)  # 授挼祭: the 挼祭 handed over
+            return i + 1
+        if i > 0 and self.toks[i - 1].text == "所":
+            return i + 1  # 所設: "what was set", a noun
+        if i > 0 and LIKE in self.kinds(i - 2) | self.kinds(i - 1) and self.toks[i - 1].text.endswith("初"):
+            return i + 1  # 如初設: compared, not performed
+        if x in self.voc.adverbial_verbs and self.kinds(i + 1) & {VERB, OTHERV} and not self.neg:
+            return i + 1  # 反奠之, 復見: "back", "again"
+        if last is not None and (last.object is not None or last.location_from in ("post", "source")):
+            self.pre_facing = None  # the verb phrase before is complete: its place and facing stay there
+            self.pre_loc = None
+        d = Draft(lemma=lemma, surface=(self.prefix_start if self.prefix_start is not None else t.start, t.end),
+                  clause=self.clause, verb_token=(t.start, t.end))
+        if x in self.voc.counted_verbs:
+            d.count = self.count
+        d.response = self.resp
+        d.negated = self.neg
+        d.subject = self.subject
+        d.all_marker = self.piece.all_marker
+        d.facing = self.pre_facing
+        if self.pre_loc is not None:
+            d.location, d.location_from = self.pre_loc, self.pre_loc_from
+        if self.with_target is not None:
+            if x in self.voc.mutual_verbs:
+                d.target = self.with_target
+                self.with_used = True
+            elif self.with_word == self.voc.normalise("與") and self.subject is not None and not self.with_used:
+                self.subject = (self.subject[0], self.with_target[1])  # 尸與侑升: both act
+                self.piece.subject = self.subject
+                d.subject = self.subject
+                self.with_target = None
+        self.piece.acts.append(d)
+        self.last = d
+        self.last_verb_index = i
+        self.verb_seen = True
+        self._reset_prefixes()
+        return i + 1
+
+    def _pronoun(self, i: int) -> None:
+        t = self.toks[i]
+        d = self.last
+        if d.lemma in _THING_FIRST and OBJECT in self.kinds(i + 1) and d.target is None:
+            d.target = (t.start, t.end)  # 王受之玉: from him, the jade
+        elif d.lemma in _TARGET_LEMMAS and d.lemma not in _THING_FIRST and d.target is None:
+            d.target = (t.start, t.end)
+        elif d.object is None:
+            d.object = (t.start, t.end)
+
+    # -- things, places, facings --------------------------------------------------------------
+    def _object_context(self, i: int) -> bool:
+        """席 / 筵 / 洗 after a verb that handles things (設席, 徹筵) is a thing, else a place."""
+        d = self.last
+        if d is None or not self.verb_seen:
+            return False
+        return d.lemma not in _MOTION_TO_PLACE and d.lemma not in ("升", "降")
+
+    def _object_follows(self, i: int) -> bool:
+        for j in (i + 1, i + 2):
+            k = self.kinds(j)
+            if OBJECT in k:
+                return True
+            if not k & {CHAR, NUM}:
+                return False
+        return False
+
+    def _object(self, i: int) -> int:
+        if self.toks[i].text == "其" and OBJECT in self.kinds(i + 1):
+            i += 1  # 辭其贄: the object is 贄
+        start = i
+        j = i
+        while j < len(self.toks) and self.kinds(j) & {CHAR, NUM} and not self.kinds(j) & {OBJECT}:
+            j += 1
+        if OBJECT not in self.kinds(j):
+            return i + 1
+        j += 1
+        while j < len(self.toks):
+            k = self.kinds(j)
+            if OBJECT in k and not k & {VERB}:
+                j += 1
+            elif AND in k and OBJECT in self.kinds(j + 1):
+                j += 2
+            else:
+                break
+        span = (self.toks[start].start, self.toks[j - 1].end)
+        d = self.last
+        if d is not None and self.verb_seen and d.object is None:
+            if d.lemma in _MOTION_TO_PLACE and LOCATION in self.kinds(start):
+                self._set_location(d, span, "post")
+            else:
+                d.object = span
+                if d.lemma == "卒" and self.last_verb_index == start - 1:
+                    d.finishes = "飲"  # 卒爵, 卒觶: the drinker empties the cup
+        return j
+
+    def _run_end(self, i: int) -> int:
+        """End index of a place phrase starting at ``i`` (阼階上當楣, 篚下, 主人之北, 薦東)."""
+        j = i
+        seen_place = False
+        while j < len(self.toks):
+            k = self.kinds(j)
+            if ACTOR in k:
+                if ZHI in self.kinds(j + 1):
+                    j += 2
+                    seen_place = True
+                    continue
+                if j == i and DIR in self.kinds(j + 1) and self.toks[j + 1].text in _SIDES:
+                    j += 2  # 立于賓南: south of the guest
+                    seen_place = True
+                    continue
+                break
+            if VERB in k:
+                # a dish or basin named as a place: 薦東, 洗南 (當 … too)
+                if (k & {OBJECT, LOCATION} or self.toks[j].text in self.voc.nounable) and (
+                    DIR in self.kinds(j + 1) or not seen_place
+                ) and (DIR in self.kinds(j + 1) or self.toks[j].text in self.voc.place_nouns):
+                    j += 1
+                    seen_place = True
+                    continue
+                break
+            if ZHI in k and seen_place and self.kinds(j + 1) & {DIR, LOCATION, CHAR}:
+                j += 1
+                continue
+            if k & _PLACE_RUN and not k & {FACING_KIND, ORDER}:
+                if COUNT in k and VERB in self.kinds(j + 1):
+                    break
+                if CHAR in k and not seen_place and j - i >= 3:
+                    break
+                seen_place = True
+                j += 1
+                continue
+            break
+        return j
+
+    def _prep(self, i: int) -> int:
+        word = self.toks[i].text
+        j = self._run_end(i + 1)
+        if j == i + 1:
+            # 于 + participant: 酢于長賓, 授尸于筵前 … the person the act is done to
+            if ACTOR in self.kinds(i + 1):
+                k = self._actor_group_end(i + 1)
+                self.piece.mentions.append((self.toks[i + 1].start, self.toks[k - 1].end))
+            if ACTOR in self.kinds(i + 1) and self.last is not None and self.verb_seen:
+                if self.last.lemma in _YU_TARGET and self.last.target is None:
+                    self.last.target = (self.toks[i + 1].start, self.toks[k - 1].end)
+                return k
+            return i + 1
+        span = (self.toks[i + 1].start, self.toks[j - 1].end)
+        source = word == self.voc.normalise("自")
+        if self.verb_seen and self.last is not None:
+            self._set_location(self.last, span, "source" if source else "post")
+        elif not self.verb_seen:
+            if self.pre_loc is None or not source:
+                self.pre_loc, self.pre_loc_from = span, ("source" if source else "pre")
+        return j
+
+    def _place(self, i: int, bare: bool) -> int:
+        j = self._run_end(i)
+        if j == i:
+            return i + 1
+        span = (self.toks[i].start, self.toks[j - 1].end)
+        if not any(self.kinds(x) & {LOCATION, DANG, OBJECT} for x in range(i, j)):
+            return j  # directions alone (左執爵) are manner, not place
+        if self.verb_seen and self.last is not None:
+            before = self.last.location
+            self._set_location(self.last, span, "post")
+            if before is None and j == i + 1 and self.toks[i].text == self.voc.normalise("位"):
+                self.last.location_generic = True
+        elif not self.verb_seen:
+            self.pre_loc, self.pre_loc_from = span, "pre"
+        return j
+
+    @staticmethod
+    def _set_location(d: Draft, span: Span, origin: str) -> None:
+        rank = {None: 0, "pre": 1, "source": 2, "post": 3}
+        if d.location is None or rank[origin] > rank[d.location_from] or (
+            origin == "post" and d.location_from == "post" and d.location_generic
+        ):
+            d.location, d.location_from = span, origin
+            d.location_generic = False
+
+    def _facing(self, i: int) -> None:
+        t = self.toks[i]
+        span = (t.start, t.end)
+        rest = any(VERB in self.kinds(j) for j in range(i + 1, len(self.toks)))
+        if self.verb_seen and self.last is not None and not self._predicate_follows(i + 1):
+            if self.last.facing is None:
+                self.last.facing = span
+        elif self.verb_seen and self.last is not None and rest:
+            self.pre_facing = span
+            self.pre_loc = None
+        else:
+            self.pre_facing = span
+
+    def _skip_like(self, i: int) -> int:
+        """如初 / 如賓禮 / 如初儀: not expanded; the comparison is skipped."""
+        for j in range(i, min(i + 6, len(self.toks))):
+            t = self.toks[j]
+            if PUNCT in t.kinds:
+                return j
+            if t.text.endswith(_LIKE_ENDS):
+                if self.kinds(j + 1) & {CHAR} and self.toks[j + 1].text in _LIKE_ENDS:
+                    return j + 2
+                return j + 1
+        return len(self.toks)
+
+
+_HANDS = set("左 右".split())
+_HANDED = set("執 取 祭 加 受 授 奠".split())
+_SIDES = set("左 右 东 西 南 北 東".split())
+#: 升 takes the one brought up (擯者以命升賓, 乃升長賓)
+_TARGET_LEMMAS = set("揖 拜 讓 獻 酬 酢 迎 送 從 請 命 告 授 受 俟 辭 升".split())
+#: 于 + participant is the one the act is directed at (酢于長賓, 告于主人, 受爵于主人)
+_YU_TARGET = set("酢 受 授 告 獻 請 酬 拜 辭 命 揖".split())
+#: for these a following 之 is the thing (執之, 奠之), not a person
+_THING_FIRST = set("受 授".split())
+_MOTION_TO_PLACE = set("適 就 即 反 復 入 出 升 降 立 進 退 俟".split())
+#: a closed-list character that is also a place (洗, the basin) is that place after these: 適洗
+_GO_TO = set("適 就 即 反 復".split())

@@ -1,0 +1,450 @@
+"""Action tuples (SCHEMA section 4) from the 經 passages of one document.
+
+How a document is read
+----------------------
+* Passages come in document order and are one running text: the 經 segments of a document are
+  interrupted only by commentary, so the actor of a clause without a subject carries over from
+  one passage to the next. The carried actor is reset at a chapter title (…禮第五, 大射儀第七),
+  at the start of the 記 (a passage that is 記 or opens with 記。), and when a passage opens a
+  new rite (X之禮。 at its start).
+* Clauses are the given ``Passage.clauses`` cut again at every clause mark (，。；：「」…), so a
+  sentence-level splitter still gives clauses; in unpunctuated text the clause analyser
+  (:mod:`pipeline.actions.clause`) splits a long clause where a participant starts a new predicate.
+  The given spans are not used: the analyser matches the lexicon itself (tagged spans may be
+  imperfect and the roles need more than labels: 以, 于, 自, 皆, 不 …).
+* Quoted speech 「…」 / “…” / 『…』 yields nothing. Unquoted speech after 曰 runs to the end of the
+  clause (unpunctuated text) or of the sentence (punctuated text).
+* 如初 / 如賓禮 are skipped, never expanded.
+
+Who acts (``actor``, ``actor_inferred``)
+-----------------------------------------
+* Written: the subject of the act's own clause, or of a clause before it in the same sentence that
+  held only the subject and a place or facing (主人東楹東，北面拜至 → 主人, not inferred).
+* Otherwise inferred (``actor_inferred: true``), in this order:
+  1. 卒X (卒洗, 卒盥) belongs to whoever did X last since the last reset (卒洗 after 賓不辭洗 is the
+     washer's); 卒爵 / 卒觶 to the last drinker (飲). 卒拜 ("when the other's bow is over") does
+     not change the carried actor;
+  2. a response (荅拜) without a subject is not the bower's: it is the target of the last 拜, or the
+     last participant named in the sentence other than the bower; None if there is none;
+  3. a 拜 right after a response is the first bower's (再拜賓，賓答拜，拜介 → 主人);
+  4. 送 right after X退 / X出 is the host's: the last participant named other than X (賓退，送);
+  5. 皆 without a subject, right after an act directed at a group (揖眾賓，皆…), is the group's;
+  6. else the actor of the last act (carry-over). After "Y荅拜。" the next sentence goes back to
+     the actor before the response (the drinker goes on, not the one who answered).
+  7. ``None`` when nobody has been named yet; such opening acts take the first written,
+     non-responding subject named later in the same sentence (卒洗，主人壹揖 → 主人).
+* A written subject is the participant before the verbs, not one after 以/與 (the partner), 于/自
+  (a place or a person acted on) or a possessive 之 (主人之北 is a place); a participant beside
+  the subject (主人一相) does not replace it, and one right after a verb outside the closed list
+  is that verb's object (賓厭眾賓升 → 升 is the 賓's). A participant after a side word followed by
+  a predicate is a place (主人介右北面拜送爵: 介右), except the hands (尸左執角: 左執).
+* 皆 after a written subject keeps that subject as written (眾賓皆入 → 眾賓); 皆 never splits a
+  plural actor. A plural written as X及Y / X、Y / X與Y (with a verb that is not 揖 讓 拜) is one actor.
+
+Roles
+-----
+* ``target``: a participant right after a verb that takes one (獻賓, 酢主人, 拜賓, 迎賓), after 于
+  with such a verb (酢于長賓), or after 以/與 before 揖 讓 拜 (主人以賓三揖 → target 賓).
+* ``object``: the thing after the verb (爵, 二勺, 脯醢, 之); for 卒 and 辭 the act finished or
+  declined (卒洗, 辭降), for 拜 the thing of its purpose (拜送爵); for 命 the act commanded, which
+  gives no tuple of its own (命弟子納射器). 以 + thing is an instrument, not the object.
+* Closed-list characters that are not acts here: names (司射, 釋獲者, 舉觶者 and any VERB…者), places
+  (洗南, 薦西, 適洗), things (射器, 取祭, 受命, 聽命, 所設), adverbs (反 / 復 / 即 / 就 right before
+  another verb: 反奠之, 復見), and anything after 如初.
+* ``location``: after 于/於/在 or 自 (the source, used when no destination is written), a bare place
+  after a verb of motion (即位, 降席, 入門左), or a place written before the verbs of the clause,
+  which goes to each of them (主人阼階上當楣北面再拜). 當 stays inside the place (當西序).
+* ``facing``: before the verbs → each of them; after the last verb → that verb. A clause that holds
+  only a place or a facing (賓進，東北面，辭洗) gives it to the next act of the same actor in the
+  same sentence, else to the empty slots of the last act of that actor before it.
+* ``count`` only where 再 三 壹 一 stands before 拜 揖 讓 辭; ``response`` where 荅/答 does.
+* ``start``/``end``: the clause stating the act, without its surrounding punctuation, in raw
+  coordinates; ``surface`` and every role are the characters as written (``view.written``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional
+
+from pipeline.actions.clause import ClauseAnalyser, Draft, Piece, Span
+from pipeline.actions.normal import default_normalise
+from pipeline.actions.tokens import tokenize
+from pipeline.actions.vocabulary import CLAUSE_MARKS, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, Vocabulary
+from pipeline.nlp.lexicon import Lexicon
+from pipeline.records import Action
+from pipeline.text.view import TextView
+
+
+@dataclass
+class Passage:
+    """One 經 segment: its normalised view and the units found in it (view coordinates)."""
+
+    view: TextView
+    sentences: list[tuple[int, int]] = field(default_factory=list)
+    clauses: list[tuple[int, int]] = field(default_factory=list)
+    spans: list[tuple[int, int, str]] = field(default_factory=list)
+
+    @classmethod
+    def from_raw(
+        cls,
+        raw: str,
+        start: int = 0,
+        end: Optional[int] = None,
+        clauses: Optional[list[tuple[int, int]]] = None,
+        normalise: Optional[Callable[[str], str]] = None,
+    ) -> "Passage":
+        """A passage over ``raw[start:end]`` with line breaks dropped, sentences and clauses cut at
+        punctuation (or the given view-coordinate ``clauses``). For tests, evaluation and tools."""
+        view = make_view(raw, start, end, normalise)
+        sents = split_marks(view.text, 0, len(view.text), SENTENCE_MARKS)
+        return cls(view, sents, clauses if clauses is not None else split_marks(view.text, 0, len(view.text), CLAUSE_MARKS))
+
+
+def make_view(raw: str, start: int = 0, end: Optional[int] = None, normalise: Optional[Callable[[str], str]] = None) -> TextView:
+    """The normalised view of a raw range: the pipeline's ``segment_view`` when installed."""
+    end = len(raw) if end is None else end
+    if normalise is None:
+        try:
+            from pipeline.text.normalise import segment_view  # type: ignore
+
+            return segment_view(raw, start, end, [])
+        except ImportError:
+            pass
+    norm = normalise or default_normalise()
+    return TextView.of(raw, start, end, drop_chars=lambda c: c in "\r\n").map_chars(norm)
+
+
+def split_marks(text: str, start: int, end: int, marks: str) -> list[tuple[int, int]]:
+    """``[start, end)`` cut after each mark; pieces keep their marks, empty pieces are dropped."""
+    out: list[tuple[int, int]] = []
+    s = start
+    for i in range(start, end):
+        if text[i] in marks:
+            if i + 1 > s:
+                out.append((s, i + 1))
+            s = i + 1
+    if end > s:
+        out.append((s, end))
+    return [(a, b) for a, b in out if text[a:b].strip(marks + " \u3000")]
+
+
+_TITLE = re.compile(r"(第[一二三四五六七八九十]+|[礼仪儀禮]第?[一二三四五六七八九十]+)\s*$")
+_JI = re.compile(r"^\s*[记記]\s*[。．.：:︰]?\s*")
+_RITE_OPEN = re.compile(r"^\s*\S{1,4}之[礼禮][。．.]")
+_TRIM = CLAUSE_MARKS + "、 \u3000\t\r\n"
+
+
+@dataclass
+class _Emitted:
+    action: Action
+    actor_key: Optional[str]
+    target_key: Optional[str]
+    lemma: str
+    sentence: tuple[int, int]  # (passage number, sentence number)
+
+
+@dataclass
+class _Pending:
+    """A place/facing-only clause waiting for the next act of its actor."""
+
+    actor_key: Optional[str]
+    actor: Optional[str]
+    written: bool
+    place: Optional[str]
+    facing: Optional[str]
+    sentence: tuple[int, int]
+    after: int  # index in the emitted list where it was seen
+
+
+class ActionExtractor:
+    """Clause analysis + carry-over → :class:`pipeline.records.Action` lists (see module docstring)."""
+
+    def __init__(self, lexicon: Optional[Lexicon] = None, normalise: Optional[Callable[[str], str]] = None):
+        self.lexicon = lexicon if lexicon is not None else Lexicon.load()
+        self.normalise = normalise if normalise is not None else default_normalise()
+        self.vocabulary = Vocabulary.build(self.lexicon, self.normalise)
+        self.analyser = ClauseAnalyser(self.vocabulary)
+
+    # -- public -------------------------------------------------------------------------------
+    def extract(self, passages: Iterable[Passage]) -> list[Action]:
+        run = _Run(self)
+        for number, passage in enumerate(passages):
+            run.passage(number, passage)
+        return [e.action for e in run.emitted]
+
+    def extract_text(self, raw: str, start: int = 0, end: Optional[int] = None) -> list[Action]:
+        """Tuples of one punctuated raw 經 text (a convenience for tools and the REPL)."""
+        return self.extract([Passage.from_raw(raw, start, end)])
+
+
+class _Run:
+    """The reading state of one document."""
+
+    def __init__(self, extractor: ActionExtractor):
+        self.x = extractor
+        self.voc = extractor.vocabulary
+        self.emitted: list[_Emitted] = []
+        self.current: Optional[str] = None  # written form of the carried actor
+        self.pending: Optional[_Pending] = None
+        self.named: list[tuple[str, tuple[int, int]]] = []  # participants named, with their sentence
+        #: the carried actor before the last response (荅拜): the next sentence goes back to it
+        self.before_response: Optional[str] = None
+        self.reverting = False
+        #: acts of the opening, before anyone was named: the first named non-responding actor of the
+        #: passage takes them (卒洗，主人壹揖 …)
+        self.unresolved: list[_Emitted] = []
+        self.passage_number = -1
+        #: 卒X looks back for X only after the last reset (a new chapter is a new rite)
+        self.history_start = 0
+
+    def key(self, written: Optional[str]) -> Optional[str]:
+        return None if written is None else self.x.normalise(written)
+
+    def reset(self) -> None:
+        self.current = None
+        self.pending = None
+        self.named.clear()
+        self.before_response = None
+        self.reverting = False
+        self.unresolved.clear()
+        self.history_start = len(self.emitted)
+
+    def new_sentence(self) -> None:
+        self.flush_pending()
+        if self.reverting and self.emitted and self.emitted[-1].action.response:
+            self.current = self.before_response  # after 賓答拜。 the drinker goes on, not the answerer
+        self.before_response = None
+        self.reverting = False
+
+    # -- one passage --------------------------------------------------------------------------
+    def passage(self, number: int, p: Passage) -> None:
+        view = p.view
+        text = view.text
+        if not text.strip():
+            return
+        if _TITLE.search(text.strip(_TRIM)) or _JI.match(text) or _RITE_OPEN.match(text):
+            self.reset()
+        self.unresolved.clear()  # the opening of a passage looks ahead only inside the passage
+        self.passage_number = number
+        speech = _speech_mask(text)
+        sentences = sorted(p.sentences) or split_marks(text, 0, len(text), SENTENCE_MARKS)
+        clauses: list[tuple[int, int]] = []
+        for s, e in sorted(p.clauses) or [(0, len(text))]:
+            clauses.extend(split_marks(text, s, e, CLAUSE_MARKS))
+        punctuated = any(ch in CLAUSE_MARKS for ch in text)
+        current_sentence: Optional[tuple[int, int]] = None
+        said_until = -1  # speech after 曰 without quotes
+        for cs, ce in clauses:
+            sent_index = _containing(sentences, cs)
+            sentence = (number, sent_index)
+            if sentence != current_sentence:
+                self.new_sentence()
+                current_sentence = sentence
+            trimmed = _trim(text, cs, ce)
+            if trimmed is None:
+                continue
+            for ps, pe in _unmasked(speech, cs, ce, said_until):
+                tokens = tokenize(text, ps, pe, self.voc)
+                pieces = self.x.analyser.analyse(tokens, trimmed)
+                for piece in pieces:
+                    self.resolve(view, piece, sentence)
+                say = _say_position(tokens, self.voc)
+                if say is not None and not _quote_follows(text, say + 1):
+                    if punctuated:
+                        sent = sentences[sent_index] if sent_index < len(sentences) else (cs, ce)
+                        said_until = max(said_until, sent[1])
+                    said_until = max(said_until, ce)
+        self.flush_pending()
+
+    # -- one piece ----------------------------------------------------------------------------
+    def resolve(self, view: TextView, piece: Piece, sentence: tuple[int, int]) -> None:
+        w = view.written
+        subject = w(*piece.subject) if piece.subject else None
+        for span in piece.mentions:
+            self.named.append((w(*span), sentence))
+        if not piece.acts:
+            if subject:
+                self.current = subject
+            if piece.place or piece.facing or subject:
+                actor = subject or self.current
+                self.pending = _Pending(
+                    self.key(actor), actor, subject is not None and not piece.other_verb,
+                    w(*piece.place) if piece.place else None,
+                    w(*piece.facing) if piece.facing else None,
+                    sentence, len(self.emitted),
+                )
+            return
+        pending = self.pending if self.pending and self.pending.sentence == sentence else None
+        if pending is not None and subject and self.key(subject) != pending.actor_key:
+            pending = self.pending = None  # another participant acts: the waiting place lapses
+        used_pending = False
+        for d in piece.acts:
+            actor, inferred = self.actor_of(d, subject, pending, sentence)
+            act = self.action(view, d, actor, inferred)
+            if pending is not None and self.key(actor) == pending.actor_key:
+                if act.location is None and pending.place:
+                    act.location = pending.place
+                if act.facing is None and pending.facing:
+                    act.facing = pending.facing
+                used_pending = True
+            target = act.target
+            emitted = _Emitted(act, self.key(actor), self.key(target), d.lemma, sentence)
+            self.emitted.append(emitted)
+            if actor is None and self.current is None and not d.response:
+                self.unresolved.append(emitted)
+            elif (actor is not None and not inferred and not d.response and self.unresolved
+                  and self.unresolved[0].sentence == sentence):
+                for e in self.unresolved:
+                    e.action.actor, e.actor_key = actor, self.key(actor)
+                self.unresolved.clear()
+            if d.response and not inferred and self.key(actor) != self.key(self.current):
+                self.before_response = self.current
+                self.reverting = True
+            elif not d.response:
+                self.before_response = None
+                self.reverting = False
+            if actor is not None and not (d.finishes == "拜" and self.current is not None):
+                self.current = actor
+            if target is not None:
+                self.named.append((target, sentence))
+        if used_pending:
+            self.pending = None
+
+    def actor_of(self, d: Draft, subject: Optional[str], pending: Optional[_Pending], sentence) -> tuple[Optional[str], bool]:
+        if subject:
+            return subject, False
+        if pending is not None and pending.written and pending.actor:
+            return pending.actor, False
+        if d.finishes:
+            for e in reversed(self.emitted[self.history_start:]):
+                if e.lemma == d.finishes and not e.action.negated and e.action.actor:
+                    return e.action.actor, True
+        if d.response:
+            bower = self.last_bow()
+            if bower is not None:
+                if bower.action.target:
+                    return bower.action.target, True
+                for name, sent in reversed(self.named):
+                    if sent == sentence and self.key(name) != bower.actor_key:
+                        return name, True
+                return None, True
+        last = self.emitted[-1] if self.emitted else None
+        if d.lemma == "拜" and last is not None and last.action.response and self.before_response:
+            return self.before_response, True  # 再拜賓，賓答拜，拜介: the bower bows on
+        if d.lemma == "送" and last is not None and last.lemma in ("退", "出") and last.actor_key:
+            for name, _ in reversed(self.named):  # 賓退，送: the host sees the guest off
+                if self.key(name) != last.actor_key:
+                    return name, True
+        if d.all_marker and self.emitted:
+            last = self.emitted[-1]
+            if last.action.target and _is_group(last.action.target, self.x.normalise):
+                return last.action.target, True
+        return self.current, True
+
+    def last_bow(self) -> Optional[_Emitted]:
+        for e in reversed(self.emitted[-6:]):
+            if e.lemma == "拜":
+                return e
+        return None
+
+    def action(self, view: TextView, d: Draft, actor: Optional[str], inferred: bool) -> Action:
+        w = view.written
+        start, end = view.to_raw(*d.clause)
+        return Action(
+            verb=d.lemma,
+            surface=w(*d.surface),
+            start=start,
+            end=end,
+            actor=actor,
+            actor_inferred=inferred,
+            count=d.count,
+            response=d.response,
+            negated=d.negated,
+            purpose=w(*d.purpose) if d.purpose else None,
+            object=w(*d.object) if d.object else None,
+            target=w(*d.target) if d.target else None,
+            location=w(*d.location) if d.location else None,
+            facing=w(*d.facing) if d.facing else None,
+        )
+
+    def flush_pending(self) -> None:
+        """At a sentence end, an unused place/facing fills the last act of its actor before it."""
+        p = self.pending
+        self.pending = None
+        if p is None or not (p.place or p.facing):
+            return
+        for e in reversed(self.emitted[: p.after]):
+            if e.sentence != p.sentence:
+                break
+            if e.actor_key == p.actor_key:
+                if e.action.location is None and p.place:
+                    e.action.location = p.place
+                if e.action.facing is None and p.facing:
+                    e.action.facing = p.facing
+                break
+
+
+# -- helpers ----------------------------------------------------------------------------------
+def _is_group(name: str, normalise: Callable[[str], str]) -> bool:
+    n = normalise(name)
+    return n.startswith(("众", "诸", "群", "羣")) or any(c in n for c in "、及与") or n.endswith("耦")
+
+
+def _containing(ranges: list[tuple[int, int]], pos: int) -> int:
+    for i, (s, e) in enumerate(ranges):
+        if s <= pos < e:
+            return i
+    return len(ranges)
+
+
+def _trim(text: str, s: int, e: int) -> Optional[Span]:
+    while s < e and text[s] in _TRIM:
+        s += 1
+    while e > s and text[e - 1] in _TRIM:
+        e -= 1
+    return (s, e) if s < e else None
+
+
+def _speech_mask(text: str) -> list[bool]:
+    """True for characters inside quotation marks (marks included)."""
+    mask = [False] * len(text)
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in SPEECH_OPEN:
+            depth += 1
+        if depth > 0:
+            mask[i] = True
+        if ch in SPEECH_CLOSE and depth > 0:
+            depth -= 1
+    return mask
+
+
+def _unmasked(mask: list[bool], s: int, e: int, said_until: int) -> list[Span]:
+    out: list[Span] = []
+    start = None
+    for i in range(s, e):
+        hidden = mask[i] or i < said_until
+        if not hidden and start is None:
+            start = i
+        elif hidden and start is not None:
+            out.append((start, i))
+            start = None
+    if start is not None:
+        out.append((start, e))
+    return out
+
+
+def _quote_follows(text: str, i: int) -> bool:
+    """Is the speech after 曰 quoted (曰：「…」)? Then the quote marks bound it."""
+    while i < len(text) and text[i] in " \u3000：:︰，,":
+        i += 1
+    return i < len(text) and text[i] in SPEECH_OPEN
+
+
+def _say_position(tokens, voc: Vocabulary) -> Optional[int]:
+    for t in tokens:
+        if "SAY" in t.kinds:
+            return t.start
+    return None

@@ -1,0 +1,111 @@
+"""Greedy longest-match tokens of a normalised clause, each with every kind its word can have.
+
+Ambiguity (洗 the act or the basin, 席 the mat or the place) is kept in the token's kinds and
+settled by the clause analyser from the neighbours. Two repairs happen here because only the
+characters can tell: a place that would eat the first character of a facing gives it back
+(適洗南面 → 洗 + 南面, not 洗南 + 面), and VERB…者 is a name (舉觶者, 釋獲者, 拜受者), never an act.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from pipeline.actions.vocabulary import (
+    AND, CHAR, FACING_KIND, ORDER, PREP, PUNCT, SAY, WITH, ZHI, OTHERV, Vocabulary,
+)
+from pipeline.actions.vocabulary import CLAUSE_MARKS
+
+
+@dataclass
+class Token:
+    start: int  # view coordinates
+    end: int
+    text: str  # normalised
+    kinds: frozenset[str]
+    lemma: Optional[str] = None  # closed-list lemma (traditional) when VERB is a kind
+
+    def is_(self, *kinds: str) -> bool:
+        return any(k in self.kinds for k in kinds)
+
+
+_NAME_BREAKERS = {PREP, WITH, ZHI, SAY, PUNCT, AND}
+
+
+def _match(text: str, i: int, end: int, voc: Vocabulary) -> int:
+    """Length of the longest vocabulary word at ``i`` (0 if none)."""
+    for length in range(min(voc.max_len, end - i), 0, -1):
+        if text[i : i + length] in voc.kinds:
+            return length
+    return 0
+
+
+def tokenize(text: str, start: int, end: int, voc: Vocabulary) -> list[Token]:
+    """Tokens of ``text[start:end]`` (a normalised view), offsets in the view's coordinates."""
+    out: list[Token] = []
+    i = start
+    while i < end:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if ch == "、":
+            out.append(Token(i, i + 1, ch, frozenset({AND, PUNCT})))
+            i += 1
+            continue
+        if ch in CLAUSE_MARKS or not (ch.isalnum() or ord(ch) > 0x2E7F):
+            out.append(Token(i, i + 1, ch, frozenset({PUNCT})))
+            i += 1
+            continue
+        length = _match(text, i, end, voc)
+        if length > 1:
+            word = text[i : i + length]
+            kinds = voc.kinds[word]
+            # give back a last direction char that opens a facing or an ordering (洗南|面)
+            if kinds & {"LOCATION", "OBJECT"} and not kinds & {FACING_KIND}:
+                tail = text[i + length - 1 : i + length + 1]
+                if tail in voc.kinds and voc.kinds[tail] & {FACING_KIND, ORDER}:
+                    shorter = _match(text, i, i + length - 1, voc)
+                    length = shorter if shorter else length - 1
+        if length > 1 and "LOCATION" in voc.kinds.get(text[i : i + length], ()):
+            # 賓席末 is 賓 + 席末, not 賓席 + 末: an actor first when the rest reads as a longer place
+            for cut in range(1, length):
+                if "ACTOR" in voc.kinds.get(text[i : i + cut], ()) and _match(text, i + cut, end, voc) > length - cut:
+                    length = cut
+                    break
+        name = _name_length(text, i, end, voc)
+        if name > max(length, 1):
+            word = text[i : i + name]
+            out.append(Token(i, i + name, word, frozenset({"ACTOR"})))
+            i += name
+            continue
+        if length == 0:
+            out.append(Token(i, i + 1, ch, frozenset({CHAR})))
+            i += 1
+            continue
+        word = text[i : i + length]
+        kinds = voc.kinds.get(word)
+        if kinds is None:  # shortened to a non-word
+            kinds = {CHAR}
+        out.append(Token(i, i + length, word, frozenset(kinds), voc.lemmas.get(word) if "VERB" in kinds else None))
+        i += length
+    return out
+
+
+def _name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
+    """Length of a VERB…者 name starting at ``i`` (執冪者, 卒爵者, 射者), else 0."""
+    first = voc.kinds.get(text[i], set())
+    if first and not first & {"VERB", OTHERV, CHAR}:
+        return 0
+    if text[i] == voc.zhe or text[i] in CLAUSE_MARKS:
+        return 0
+    inner = _match(text, i + 1, end, voc)
+    if inner and "ACTOR" in voc.kinds.get(text[i + 1 : i + 1 + inner], ()):
+        return 0  # 命獲者: the verb's object is a named participant
+    for j in range(i + 1, min(i + 3, end)):
+        ch = text[j]
+        if ch == voc.zhe:
+            return j + 1 - i
+        if ch in CLAUSE_MARKS or voc.kinds.get(ch, set()) & _NAME_BREAKERS:
+            return 0
+    return 0

@@ -1,0 +1,174 @@
+"""What the clause analyser knows about words: the ritual lexicon plus the function words of
+the 經 (negators, counts, prepositions, adverbs …) and the verb classes that decide roles.
+
+Everything is written here in traditional characters, as in the editions, and normalised once
+with the same function as the text view, so matching works on any edition's forms (seed 000 is
+simplified, the XHTML traditional, the Siku edition has its own variants).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from pipeline.labels import VERBS
+from pipeline.nlp.lexicon import Lexicon
+
+# -- token kinds: the span labels, and the function words -----------------------------------------
+ACTOR, VERB, OBJECT, LOCATION, FACING_KIND = "ACTOR", "VERB", "OBJECT", "LOCATION", "FACING"
+NEG = "NEG"  # 不 弗 毋 勿
+COUNT = "COUNT"  # 再 三 壹 一 before 拜 揖 讓 辭
+RESP = "RESP"  # 荅 / 答
+PREP = "PREP"  # 于 於 自 在: a place (or, after some verbs, a person) follows
+WITH = "WITH"  # 以 與: "with / leading" before a person
+AND = "AND"  # 及 、 between participants
+ADV = "ADV"  # 乃 遂 皆 亦 …: skipped, 皆 is remembered
+LIKE = "LIKE"  # 如 (如初, 如賓禮): not expanded
+SAY = "SAY"  # 曰: speech follows
+ZHI = "ZHI"  # 之
+PREFIX = "PREFIX"  # 禮 (禮辭), 振 絕 (振祭 絕祭): part of the surface
+ORDER = "ORDER"  # 東上 北上 …: ordering in a row, not a facing
+DIR = "DIR"  # 東 西 南 北 上 下 …: extends a place phrase
+NUM = "NUM"
+OTHERV = "OTHERV"  # a verb outside the closed list: it ends a noun phrase, takes its own object
+PURPOSE = "PURPOSE"  # 送 受 洗 至 辱 既爵 … right after 拜
+CHAR = "CHAR"  # anything else
+PUNCT = "PUNCT"
+DANG = "DANG"  # 當: "level with", opens a place phrase and stays inside it (當西序)
+
+NEGATORS = "不 弗 毋 勿".split()
+COUNTS = {"再": 2, "三": 3, "壹": 1, "一": 1}
+RESPONSES = ["荅", "答"]
+PREPOSITIONS = "于 於 自 在".split()
+WITHS = "以 與".split()
+ANDS = ["及"]
+#: 序 "in order" (序進, 序升) only right before a verb; elsewhere it is the wall of the hall
+ADVERBS = "乃 遂 皆 亦 又 少 先 俱 竝 並 各 徧 遍 既 將 則 而 因 猶 疑 已 還 咸 必 且 序".split()
+LIKES = ["如"]
+SAYS = ["曰"]
+ZHIS = ["之"]
+ORDERS = "東上 西上 南上 北上".split()
+DIRECTIONS = "東 西 南 北 上 下 左 右 前 後 中 間 閒 端 外 內 側 旁 隅 方 首 末".split()
+NUMBERS = "一 二 三 四 五 六 七 八 九 十 兩 百 千 壹 貳".split()
+OTHER_VERBS = (
+    "戒 速 厭 謀 舉 羞 至 視 哭 踊 致 遷 載 錯 布 陳 張 縣 作 使 帥 止 拂 扱 兼 擩 食 嘗 飯 酳 奉 "
+    "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
+    "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改"
+).split()
+#: 拜's purposes, folded into the 拜 tuple (SCHEMA: 拜送爵, 拜受爵, 拜洗, 拜至, 拜辱, 拜既爵).
+PURPOSES = "送 受 洗 至 辱 既爵 崇酒 妥 酒".split()
+#: prefixes that belong to the surface: verb lemma -> prefixes
+PREFIXES = {"辭": ["禮"], "祭": ["振", "絕"]}
+#: extra actor and noun terms the lexicon misses, found by the patterns VERB…者 (舉觶者) at run time
+SPEECH_OPEN = "「『“‘"
+SPEECH_CLOSE = "」』”’"
+CLAUSE_MARKS = "，,：︰:；;。！？!?「」『』“”‘’"
+SENTENCE_MARKS = "。；;！？!?"
+
+# -- verb classes (traditional lemmas from pipeline.labels.VERBS) ---------------------------------
+#: a participant written right after the verb is its target (獻賓, 酢主人, 拜賓, 迎賓 …)
+TARGET_VERBS = set("揖 拜 讓 獻 酬 酢 迎 送 從 請 命 告 授 受 俟 辭 對".split())
+#: a participant introduced by 以 / 與 is the one these acts are done with (主人以賓三揖)
+MUTUAL_VERBS = set("揖 讓 拜".split())
+#: verbs of motion: a bare place after them is where they go (升堂, 即位, 就席, 適洗, 降席)
+MOTION_VERBS = set("升 降 入 出 適 進 退 反 復 即 就 立 坐 俟 從 迎".split())
+#: after these a closed-list character is a thing, not an act (取祭, 設洗, 受命, 卒洗, 辭降)
+OBJECT_VERBS = set("取 執 奠 設 加 徹 受 授 實 委 卒 辭 薦".split())
+#: characters of the closed list that are also nouns (祭 the offering, 薦 the dishes, 洗 the basin)
+NOUNABLE = set("祭 薦 命 射 洗 降 拜 升 盥".split())
+#: 反 / 復 / 即 / 就 right before another verb are adverbs ("back", "again", "then")
+ADVERBIAL_VERBS = set("反 復 即 就".split())
+#: these verbs are said to a participant who then does what follows: 命佐食祭
+COMMAND_VERBS = set("命".split())
+#: verbs whose object is the act declined or finished (辭洗, 辭降, 卒洗, 卒爵)
+ACT_OBJECT_VERBS = {"卒": None, "辭": set("洗 降 拜 升 坐".split())}
+#: the count prefixes 再 三 壹 apply to these only (三獻 is "third presentation")
+COUNTED_VERBS = set("拜 揖 讓 辭".split())
+#: places that are also things (席, 筵, 洗 …): a place after a motion verb or 于
+PLACE_NOUNS = set("席 筵 洗 篚 俎 豆 侯 物 乏 位 堂 階 序 門 房 戶".split())
+
+
+@dataclass
+class Vocabulary:
+    """Normalised word tables for one normaliser."""
+
+    normalise: Callable[[str], str]
+    #: normalised term -> set of kinds
+    kinds: dict[str, set[str]] = field(default_factory=dict)
+    #: normalised verb surface -> traditional lemma
+    lemmas: dict[str, str] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    max_len: int = 1
+    #: normalised forms of the verb classes
+    target_verbs: set[str] = field(default_factory=set)
+    mutual_verbs: set[str] = field(default_factory=set)
+    motion_verbs: set[str] = field(default_factory=set)
+    object_verbs: set[str] = field(default_factory=set)
+    nounable: set[str] = field(default_factory=set)
+    adverbial_verbs: set[str] = field(default_factory=set)
+    command_verbs: set[str] = field(default_factory=set)
+    counted_verbs: set[str] = field(default_factory=set)
+    place_nouns: set[str] = field(default_factory=set)
+    purposes: set[str] = field(default_factory=set)
+    act_objects: dict[str, Optional[set[str]]] = field(default_factory=dict)
+    prefixes: dict[str, set[str]] = field(default_factory=dict)
+    zhe: str = "者"
+    all_word: str = "皆"
+
+    @classmethod
+    def build(cls, lexicon: Lexicon, normalise: Callable[[str], str]) -> "Vocabulary":
+        n = normalise
+        voc = cls(normalise=n)
+
+        def add(term: str, kind: str) -> None:
+            key = n(term)
+            if key:
+                voc.kinds.setdefault(key, set()).add(kind)
+                voc.max_len = max(voc.max_len, len(key))
+
+        for label, terms in lexicon.terms.items():
+            for term in terms:
+                if label == "VERB":
+                    lemma = lexicon.verb_lemmas.get(term, term)
+                    if lemma not in VERBS:
+                        continue
+                    voc.lemmas[n(term)] = lemma
+                add(term, label)
+        for lemma in VERBS:  # the closed list is the contract even if a lexicon file lacks one
+            voc.lemmas.setdefault(n(lemma), lemma)
+            add(lemma, "VERB")
+        for words, kind in (
+            (NEGATORS, NEG), (RESPONSES, RESP), (PREPOSITIONS, PREP), (WITHS, WITH), (ANDS, AND),
+            (ADVERBS, ADV), (LIKES, LIKE), (SAYS, SAY), (ZHIS, ZHI), (ORDERS, ORDER),
+            (DIRECTIONS, DIR), (NUMBERS, NUM), (PURPOSES, PURPOSE), (["當"], DANG),
+        ):
+            for w in words:
+                add(w, kind)
+        for w in OTHER_VERBS:
+            if n(w) not in voc.lemmas:
+                add(w, OTHERV)
+        for w, value in COUNTS.items():
+            add(w, COUNT)
+            voc.counts[n(w)] = value
+        for lemma, words in PREFIXES.items():
+            voc.prefixes[n(lemma)] = {n(w) for w in words}
+            for w in words:
+                add(w, PREFIX)
+
+        def norm_set(items: set[str]) -> set[str]:
+            return {n(x) for x in items}
+
+        voc.target_verbs = norm_set(TARGET_VERBS)
+        voc.mutual_verbs = norm_set(MUTUAL_VERBS)
+        voc.motion_verbs = norm_set(MOTION_VERBS)
+        voc.object_verbs = norm_set(OBJECT_VERBS)
+        voc.nounable = norm_set(NOUNABLE)
+        voc.adverbial_verbs = norm_set(ADVERBIAL_VERBS)
+        voc.command_verbs = norm_set(COMMAND_VERBS)
+        voc.counted_verbs = norm_set(COUNTED_VERBS)
+        voc.place_nouns = norm_set(PLACE_NOUNS)
+        voc.purposes = norm_set(set(PURPOSES))
+        voc.act_objects = {n(k): (norm_set(v) if v else None) for k, v in ACT_OBJECT_VERBS.items()}
+        voc.zhe = n("者")
+        voc.all_word = n("皆")
+        return voc
