@@ -1,0 +1,236 @@
+"""The 斷句 model: breaks found in real unpunctuated 經, the compiled scorer, persistence, evaluation helpers.
+
+Expected breaks are written from reading the text (the usual punctuation of 鄉射禮), not from
+the program's output.
+"""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from pipeline.text.punctuate import (
+    Break,
+    ModelError,
+    Punctuator,
+    REBUILD_COMMAND,
+    default_model_dir,
+    strip_marks,
+    training_units,
+)
+from pipeline.text.segmentation_eval import Counts, chapter_folds, prf, read_conllu
+
+REPO = Path(__file__).resolve().parents[1]
+SEED_001 = REPO / "pipeline" / "samples" / "001_e265843fcb22f799.txt"
+SHARED = REPO.parent / "shared"
+
+# 鄉射禮 (chapter 05) 經 lines of 儀禮集釋 (seed 001), in order, without the 鄭注 between them;
+# the last passage is hard-wrapped over two lines in the seed.
+JING_LINES = [
+    "主人坐取爵于上篚以降",
+    "賓降",
+    "主人阼階前西面坐奠爵興辭降",
+    "賓對",
+    "主人坐取爵興適洗南面坐奠爵于篚下盥洗",
+    "賓進東北面辭洗",
+    "主人坐奠爵于篚興對賓反位",
+    "主人卒洗壹揖壹讓以賓升賓西階上北面拜洗主人\n阼階上北面奠爵遂荅拜乃降",
+]
+# The same passage as a reader punctuates it.
+READING = (
+    "主人坐取爵于上篚，以降。賓降。主人阼階前西面坐奠爵，興，辭降。賓對。"
+    "主人坐取爵，興，適洗，南面坐奠爵于篚下，盥洗。賓進，東北面辭洗。主人坐奠爵于篚，興對。賓反位。"
+    "主人卒洗，壹揖，壹讓，以賓升。賓西階上北面拜洗。主人\n阼階上北面奠爵，遂荅拜，乃降。"
+)
+
+
+def reading_breaks(reading: str) -> tuple[str, set[int], set[int]]:
+    """(text without marks, positions after each mark, positions after each 。) — the hand-listed gold."""
+    text, any_break, sentence = "", set(), set()
+    for ch in reading:
+        if ch in "，。":
+            any_break.add(len(text))
+            if ch == "。":
+                sentence.add(len(text))
+        else:
+            text += ch
+    return text, any_break - {len(text)}, sentence - {len(text)}
+
+
+@pytest.fixture(scope="module")
+def passage() -> str:
+    raw = SEED_001.read_text(encoding="utf-8")
+    for line in JING_LINES:
+        assert line in raw, f"seed 001 no longer holds {line!r}"
+    text = "".join(JING_LINES)
+    assert reading_breaks(READING)[0] == text
+    return text
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Punctuator:
+    return Punctuator.load()
+
+
+@pytest.fixture(scope="module")
+def unseen_model() -> Punctuator:
+    """A small model trained on 鄉飲酒禮 (chapter 04) only: it never saw 鄉射禮."""
+    units = training_units(["04"])
+    return Punctuator(max_iterations=40).fit([u[2] for u in units], [u[1] for u in units])
+
+
+def _recall_precision(model: Punctuator, text: str) -> tuple[float, float, float, list[Break]]:
+    _, gold, sentence = reading_breaks(READING)
+    found = model.breaks(text, "JING")
+    pos = {b.pos for b in found}
+    recall = len(gold & pos) / len(gold)
+    precision = len(gold & pos) / len(pos) if pos else 0.0
+    sentence_recall = len(sentence & pos) / len(sentence)
+    return recall, precision, sentence_recall, found
+
+
+def test_shipped_model_restores_breaks_in_seed_jing(shipped, passage):
+    recall, precision, sentence_recall, found = _recall_precision(shipped, passage)
+    assert recall >= 0.8, shipped.punctuate(passage, "JING")
+    assert precision >= 0.8, shipped.punctuate(passage, "JING")
+    assert sentence_recall >= 0.9
+    assert all(b.kind in ("clause", "sentence") for b in found)
+    # breaks never fall inside a word the reader keeps together
+    text = passage
+    for b in found:
+        assert text[b.pos - 2 : b.pos + 1] not in {"阼階前", "東北面", "西階上"}, b
+
+
+def test_model_that_never_saw_the_chapter_still_finds_most_breaks(unseen_model, passage):
+    recall, precision, sentence_recall, _ = _recall_precision(unseen_model, passage)
+    assert recall >= 0.85, unseen_model.punctuate(passage, "JING")
+    assert precision >= 0.8, unseen_model.punctuate(passage, "JING")
+    assert sentence_recall >= 0.8
+
+
+def test_line_breaks_of_hard_wrapped_text_are_skipped(shipped):
+    # 主人\n阼階上: the line break is not a unit boundary, and offsets stay those of the raw text
+    text = "主人卒洗壹揖壹讓以賓升賓西階上北面拜洗主人\n阼階上北面奠爵遂荅拜乃降"
+    found = shipped.breaks(text, "JING")
+    assert all(text[b.pos - 1] != "\n" and text[b.pos - 1 : b.pos + 1] != "人\n" for b in found)
+    punctuated = shipped.punctuate(text, "JING")
+    assert punctuated.replace("，", "").replace("。", "") == text
+
+
+def test_variant_and_simplified_forms_read_alike(shipped):
+    traditional = "主人坐取爵于上篚以降賓降主人阼階前西面坐奠爵興辭降賓對"
+    variant = traditional.replace("賓", "賔").replace("荅", "答")
+    simplified = "主人坐取爵于上篚以降宾降主人阼阶前西面坐奠爵兴辞降宾对"
+    assert "賔" in variant
+    assert shipped.breaks(variant, "JING") == shipped.breaks(traditional, "JING")
+    assert shipped.breaks(simplified, "JING") == shipped.breaks(traditional, "JING")
+
+
+def test_layer_bound_splitter_works_with_split_units(shipped, passage):
+    from pipeline.text.sentences import split_units
+
+    bound = shipped.for_layer("JING")
+    assert bound.breaks(passage) == shipped.breaks(passage, "JING")
+    sentences, clauses = split_units(passage, bound)
+    assert len(clauses) >= len(sentences) >= 8  # the passage holds at least 10 sentences by reading
+    assert "".join(passage[s:e] for s, e in clauses).replace("\n", "") == passage.replace("\n", "")
+
+
+def test_marks_already_in_the_text_are_kept(shipped):
+    text = "士相見之禮。贄，冬用雉，夏用腒"
+    found = shipped.breaks(text)
+    assert Break(6, "sentence") in found  # after 。
+    assert Break(8, "clause") in found  # after 贄，
+    assert Break(12, "clause") in found
+
+
+def test_strip_marks_reads_the_xhtml_punctuation():
+    # 士相見禮, the first 經 paragraph of the XHTML edition
+    text = "士相見之禮。贄，冬用雉，夏用腒。左頭奉之，曰︰「某也願見，無由達。」"
+    st = strip_marks(text)
+    assert st.chars == "士相見之禮贄冬用雉夏用腒左頭奉之曰某也願見無由達"
+    after = {st.chars[: i + 1][-2:]: label for i, label in enumerate(st.labels) if label != "N"}
+    assert after == {"之禮": "S", "禮贄": "C", "用雉": "C", "用腒": "S", "奉之": "C", "之曰": "C", "願見": "C", "由達": "S"}
+    assert "「" not in st.chars and "」" not in st.chars
+
+
+def test_compiled_scorer_reproduces_crfsuite(unseen_model):
+    units = training_units(["03"])[:40]
+    for _, layer, text in units:
+        chars = strip_marks(text).chars
+        assert unseen_model.predict_labels(chars, layer) == unseen_model.crfsuite_labels(chars, layer)
+    # many texts at once give what one at a time gives
+    texts = [strip_marks(t).chars for _, _, t in units]
+    layers = [layer for _, layer, _ in units]
+    assert unseen_model.predict_labels_many(texts, layers) == [
+        unseen_model.predict_labels(t, layer) for t, layer in zip(texts, layers)
+    ]
+
+
+def test_save_load_and_pickle_round_trip(unseen_model, passage, tmp_path):
+    folder = unseen_model.save(tmp_path / "punctuate")
+    assert (folder / "weights.npz").is_file() and (folder / "settings.json").is_file()
+    loaded = Punctuator.load(folder)
+    assert loaded.breaks(passage, "JING") == unseen_model.breaks(passage, "JING")
+    assert loaded.get_params() == unseen_model.get_params()
+    copied = pickle.loads(pickle.dumps(loaded))
+    assert copied.breaks(passage, "JING") == unseen_model.breaks(passage, "JING")
+
+
+def test_missing_or_corrupt_model_names_path_and_rebuild_command(tmp_path):
+    missing = tmp_path / "nowhere"
+    with pytest.raises(ModelError) as err:
+        Punctuator.load(missing)
+    assert str(missing) in str(err.value) and REBUILD_COMMAND in str(err.value)
+    assert REBUILD_COMMAND == "yili train punctuate"
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "weights.npz").write_bytes(b"not a model")
+    (broken / "settings.json").write_text('{"format": 1, "params": {}, "lexicon_terms": {"ACTOR": ["主人"]}}')
+    with pytest.raises(ModelError) as err:
+        Punctuator.load(broken)
+    assert str(broken) in str(err.value) and REBUILD_COMMAND in str(err.value)
+
+
+def test_unfitted_model_says_so():
+    with pytest.raises(ModelError):
+        Punctuator().breaks("主人升")
+
+
+def test_texts_without_anything_to_break(shipped):
+    assert shipped.breaks("") == []
+    assert shipped.breaks("賓") == []
+    assert shipped.breaks("。，「」\n") == []
+    assert shipped.breaks_many(["", "賓降", "主人升"], ["JING", None, "ZHU"])[0] == []
+
+
+def test_shipped_model_is_small_and_in_models():
+    folder = default_model_dir()
+    assert folder.name == "punctuate"
+    size = sum(p.stat().st_size for p in folder.iterdir())
+    assert size < 20_000_000
+    assert (folder / "MODEL_CARD.md").is_file()
+
+
+def test_break_counts_and_folds():
+    counts = Counts().add(list("NCNSN"), list("NSNNC"))  # last position is never counted
+    scores = counts.scores()
+    assert scores["any"]["p"] == 1.0 and scores["any"]["r"] == 0.5
+    assert scores["clause"]["gold"] == 1 and scores["clause"]["predicted"] == 0
+    assert scores["sentence"]["predicted"] == 1 and scores["sentence"]["f1"] == 0.0
+    assert prf(0, 0, 0)["f1"] == 0.0
+    folds = chapter_folds(["03", "04", "05", "07", "10", "11", "12"], 3)
+    assert sorted(ch for fold in folds for ch in fold) == ["03", "04", "05", "07", "10", "11", "12"]
+    assert all(fold for fold in folds)
+
+
+def test_read_conllu_spans_match_the_text():
+    sentences = read_conllu(SHARED / "ud-kyoto" / "lzh_kyoto-ud-test.conllu")
+    first = sentences[0]
+    assert first.text == "學而篇第一"
+    assert [first.text[s:e] for s, e, _ in first.tokens] == ["學", "而", "篇", "第", "一"]
+    assert first.tokens[0][2] == "VERB"
+    second = sentences[1]
+    assert second.text == "子曰" and second.paragraph > first.paragraph
