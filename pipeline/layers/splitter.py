@@ -1,0 +1,485 @@
+"""Run-together text: where 經 and 注 (or 注 and 疏) follow each other with no marker, find the seams.
+
+The 四庫 edition does not mark where a 注 ends when the next 經 follows; web copies print the 注
+straight after its 經 (seed 004). Two models work together:
+
+1. a character CRF (sklearn-crfsuite) that labels every Han character with its layer, from local
+   evidence (below); on its own it is the fallback;
+2. with the layer classifier at hand (:meth:`RunTogetherSplitter.predict_labels` ``classifier=``),
+   the text is cut into pieces — its sentences where it is punctuated; else clauses ending in
+   也 / 矣 / 焉, cut again at the CRF's seams — the classifier scores each piece, and a Viterbi
+   pass with learned sentence-to-sentence transitions (經 → 經, 經 → 注, 注 → 經 …) picks the
+   layers. A whole sentence tells 經 from 注 far better than a window of characters does.
+
+What a character sees in the CRF:
+
+- how 經-like, 注-like or 疏-like the text is in windows to its left, to its right and around it
+  (4 to 32 characters). A window's score is that of a linear model over its character 1–3-grams
+  (hashed), trained on windows cut from corpus units; being linear in n-gram counts, the score of
+  every window of a string comes from prefix sums in one pass. These give the CRF the wider view
+  a character's neighbours lack: the seam goes where the left stops reading like 經 and the
+  right starts reading like 注;
+- the punctuation around it (a 經 sentence ends in 。 before its 注 begins) and the characters
+  themselves;
+- whether the words starting here repeat the text just before (a 注 opens by repeating the word of
+  the 經 it explains: 「適室，正寢之室也」 after …死于適室) and are followed by a gloss
+  (也 / 謂 / 猶 / 者 / 之言).
+
+The window model is cross-fitted during training (each half of the training chapters is scored by
+a model fitted on the other half), so the CRF learns how far to trust it on unseen text; the two
+halves' weights, averaged, score new text.
+Punctuation is not labelled by the CRF: it belongs to the Han character before it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any, Hashable, Iterable, Optional, Sequence
+
+import numpy as np
+from sklearn.base import BaseEstimator
+
+from pipeline.layers.features import fold_script, is_han, ngram_text
+
+#: (layer, text) pieces in reading order: one run-together string with its gold layers.
+Pieces = Sequence[tuple[str, str]]
+
+_SENTENCE_END = set("。！？；")
+_SENTENCE_RE = re.compile(r"[^。！？；]*[。！？；]+[」”』’]*|[^。！？；]+$")
+#: where an unpunctuated piece may end: the particles that close a 注 sentence
+_PIECE_ENDS = set("也矣焉")
+_CLAUSE = set("，、：︰")
+_GLOSS_NEXT = ("也", "谓", "犹", "者", "之言", "曰", "言")
+
+
+def _hash(gram: str, n_features: int) -> int:
+    from sklearn.utils import murmurhash3_32
+
+    return abs(murmurhash3_32(gram, seed=0)) % n_features
+
+
+class WindowScorer:
+    """Layer scores of every window of a string, from one linear model over hashed 1–3-grams.
+
+    Fitted with sklearn's HashingVectorizer (l1-normalised counts, so a window's score is the mean
+    of its n-grams' weights) and a linear SVM; scored by prefix sums over per-position weights,
+    with the same hash (murmurhash3, seed 0), so no vocabulary needs to be stored.
+    """
+
+    def __init__(self, layers: Sequence[str], n_features: int = 2**18, orders: tuple[int, ...] = (1, 2, 3),
+                 widths: Sequence[int] = (4, 8, 16, 32), C: float = 0.5, random_state: int = 0):
+        self.layers = list(layers)
+        self.n_features = n_features
+        self.orders = orders
+        self.widths = tuple(widths)
+        self.C = C
+        self.random_state = random_state
+
+    def _vectorizer(self):
+        from sklearn.feature_extraction.text import HashingVectorizer
+
+        return HashingVectorizer(analyzer="char", ngram_range=(min(self.orders), max(self.orders)), norm="l1",
+                                 alternate_sign=False, n_features=self.n_features, lowercase=False)
+
+    def fit(self, strings: Iterable[tuple[str, str]], max_windows: int = 40_000) -> "WindowScorer":
+        """``strings``: (layer, text) units; windows of each width are cut from them."""
+        from sklearn.svm import LinearSVC
+
+        rng = random.Random(self.random_state)
+        windows, labels = [], []
+        for layer, text in strings:
+            s = ngram_text(text)
+            if layer not in self.layers or not s:
+                continue
+            for w in self.widths:
+                if len(s) <= w:
+                    windows.append(s)
+                    labels.append(layer)
+                    continue
+                offset = rng.randrange(w)
+                for i in range(offset, len(s) - w + 1, w):
+                    windows.append(s[i : i + w])
+                    labels.append(layer)
+        if len(windows) > max_windows:
+            keep = sorted(rng.sample(range(len(windows)), max_windows))
+            windows = [windows[i] for i in keep]
+            labels = [labels[i] for i in keep]
+        svm = LinearSVC(C=self.C, random_state=self.random_state)
+        svm.fit(self._vectorizer().transform(windows), labels)
+        order = [list(svm.classes_).index(c) for c in self.layers]
+        self.coef_ = svm.coef_[order].T.astype(np.float32)  # (n_features, n_layers)
+        self.intercept_ = svm.intercept_[order].astype(np.float32)
+        return self
+
+    @classmethod
+    def average(cls, scorers: Sequence["WindowScorer"]) -> "WindowScorer":
+        """One scorer whose weights are the mean of ``scorers``' (the cross-fitted halves, for prediction)."""
+        first = scorers[0]
+        out = cls(first.layers, first.n_features, first.orders, first.widths, first.C, first.random_state)
+        out.coef_ = np.mean([s.coef_ for s in scorers], axis=0).astype(np.float32)
+        out.intercept_ = np.mean([s.intercept_ for s in scorers], axis=0).astype(np.float32)
+        return out
+
+    def window_scores(self, s: str) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """For each width: scores of the windows left of, right of and around each position of ``s``.
+
+        ``s`` is Han-only folded text. Each array is (len(s), n_layers).
+        """
+        n, k = len(s), len(self.layers)
+        if n == 0:
+            return [(np.zeros((0, k)),) * 3 for _ in self.widths]
+        prefix = {}
+        for order in self.orders:
+            rows = [self.coef_[_hash(s[i : i + order], self.n_features)] for i in range(n - order + 1)]
+            arr = np.vstack(rows) if rows else np.zeros((0, k), dtype=np.float32)
+            prefix[order] = np.vstack([np.zeros((1, k)), np.cumsum(arr, axis=0)])
+        idx = np.arange(n)
+
+        def mean(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+            lo = np.clip(lo, 0, n)
+            hi = np.clip(hi, 0, n)
+            total = np.zeros((len(lo), k))
+            count = np.zeros(len(lo))
+            for order, csum in prefix.items():
+                last = np.clip(hi - order + 1, lo, None)  # n-grams starting in [lo, last) lie inside
+                last = np.minimum(last, len(csum) - 1)
+                lo_ = np.minimum(lo, len(csum) - 1)
+                total += csum[last] - csum[lo_]
+                count += np.maximum(last - lo_, 0)
+            return total / np.maximum(count, 1)[:, None] + self.intercept_
+
+        out = []
+        for w in self.widths:
+            half = max(w // 2, 1)
+            out.append((mean(idx - w, idx), mean(idx, idx + w), mean(idx - half, idx + half)))
+        return out
+
+
+def _repeat_lengths(s: str, lookback: int, cap: int = 4) -> list[int]:
+    """For each i: the longest n (≤ cap) such that s[i:i+n] occurs in the ``lookback`` characters before i."""
+    out = []
+    for i in range(len(s)):
+        window = s[max(0, i - lookback) : i]
+        n = 0
+        while n < cap and i + n < len(s) and s[i : i + n + 1] in window:
+            n += 1
+        out.append(n)
+    return out
+
+
+def han_positions(text: str) -> list[int]:
+    return [i for i, ch in enumerate(text) if is_han(ch)]
+
+
+class RunTogetherSplitter(BaseEstimator):
+    """Find the layer runs in a string where 經, 注 and 疏 follow each other without markers."""
+
+    def __init__(
+        self,
+        layers: tuple[str, ...] = ("JING", "ZHU", "SHU"),
+        widths: tuple[int, ...] = (4, 8, 16, 32),
+        lookback: int = 40,
+        c1: float = 0.05,
+        c2: float = 0.05,
+        max_iterations: int = 60,
+        min_piece: int = 2,
+        crf_smoothing: float = 0.2,
+        random_state: int = 0,
+    ):
+        self.layers = layers
+        self.widths = widths
+        self.lookback = lookback
+        self.c1 = c1
+        self.c2 = c2
+        self.max_iterations = max_iterations
+        self.min_piece = min_piece
+        self.crf_smoothing = crf_smoothing
+        self.random_state = random_state
+
+    # -- features -----------------------------------------------------------------------------
+    def _char_features(self, text: str, scorer: WindowScorer) -> tuple[list[dict], list[int]]:
+        """One feature dict per Han character of ``text``, and the characters' positions."""
+        folded = fold_script(text)
+        pos = han_positions(folded)
+        han = "".join(folded[i] for i in pos)
+        n = len(han)
+        before, after = [""] * n, [""] * n
+        for j, p in enumerate(pos):
+            start = pos[j - 1] + 1 if j > 0 else 0
+            before[j] = _punct_kind(folded[start:p]) or "none"
+            if j > 0:
+                after[j - 1] = before[j]
+        if n:
+            after[-1] = _punct_kind(folded[pos[-1] + 1 :]) or "END"
+        windows = scorer.window_scores(han)
+        repeat = _repeat_lengths(han, self.lookback)
+        feats: list[dict] = []
+        pad = "^^" + han + "$$$$"
+        for j in range(n):
+            c = j + 2
+            gloss = next((g for g in _GLOSS_NEXT if g in pad[c + 1 : c + 4]), "")
+            f: dict[str, float | str] = {
+                "c0": pad[c],
+                "c-1c0": pad[c - 1 : c + 1],
+                "c0c+1": pad[c : c + 2],
+                "p-": before[j],
+                "p+": after[j],
+                "p-c0": before[j] + pad[c],
+                "c0p+": pad[c] + after[j],
+                "rep": str(min(repeat[j], 2)),
+                "rep_gloss": f"{min(repeat[j], 2)}{gloss}",
+                "rep_p-": f"{min(repeat[j], 2)}{before[j]}",
+            }
+            for w, (left, right, centre) in zip(self.widths, windows):
+                for k, layer in enumerate(scorer.layers):
+                    f[f"L{w}{layer}"] = float(left[j, k])
+                    f[f"R{w}{layer}"] = float(right[j, k])
+                    f[f"C{w}{layer}"] = float(centre[j, k])
+            feats.append(f)
+        return feats, pos
+
+    @staticmethod
+    def _gold(pieces: Pieces) -> tuple[str, list[str]]:
+        """The run-together string and the layer of each of its characters."""
+        text = "".join(t for _l, t in pieces)
+        labels = [layer for layer, t in pieces for _ in t]
+        return text, labels
+
+    def _scorer(self, strings: Iterable[tuple[str, str]]) -> WindowScorer:
+        return WindowScorer(self.layers, widths=self.widths, random_state=self.random_state).fit(strings)
+
+    # -- learning -----------------------------------------------------------------------------
+    def fit(self, sequences: Sequence[Pieces], groups: Optional[Sequence[Hashable]] = None,
+            units: Optional[Sequence[tuple[str, str, Hashable]]] = None,
+            streams: Optional[Sequence[Pieces]] = None) -> "RunTogetherSplitter":
+        """Learn from run-together strings given as their gold pieces.
+
+        ``groups`` (chapter per sequence) decides the halves the window model is cross-fitted on;
+        ``units`` ((layer, text, group) triples) are what the window model learns from (default:
+        the pieces of the sequences); ``streams`` (whole documents as (layer, text) units in
+        reading order, uncut) teach the sentence-to-sentence transitions (default: the sequences,
+        whose long units are cut short).
+        """
+        import sklearn_crfsuite
+
+        sequences = [list(s) for s in sequences]
+        if groups is None:
+            groups = [i % 2 for i in range(len(sequences))]
+        groups = [str(g) for g in groups]
+        names = sorted(set(groups))
+        side = {g: i % 2 for i, g in enumerate(names)}
+        if units is None:
+            units = [(l, t, g) for s, g in zip(sequences, groups) for l, t in s]
+        units = [(l, t, str(g)) for l, t, g in units]
+        scorers = [self._scorer((l, t) for l, t, g in units if side.get(g, hash(g) % 2) != h) for h in (0, 1)]
+        X, Y = [], []
+        for s, g in zip(sequences, groups):
+            text, labels = self._gold(s)
+            feats, pos = self._char_features(text, scorers[side[g]])
+            if feats:
+                X.append(feats)
+                Y.append([labels[p] for p in pos])
+        self.crf_ = sklearn_crfsuite.CRF(
+            algorithm="lbfgs", c1=self.c1, c2=self.c2, max_iterations=self.max_iterations, all_possible_transitions=True
+        )
+        self.crf_.fit(X, Y)
+        self.scorer_ = WindowScorer.average(scorers)
+        self.piece_transitions_ = self._piece_transitions(streams if streams is not None else sequences)
+        return self
+
+    def _piece_transitions(self, sequences: Sequence[Pieces]) -> np.ndarray:
+        """Layer-to-layer transitions between consecutive sentences (pieces) of the training strings."""
+        k = len(self.layers)
+        counts = np.ones((k, k))
+        for seq in sequences:
+            labels = [self.layers.index(layer) for layer, text in seq if layer in self.layers for _p in _sentences(text)]
+            for a, b in zip(labels, labels[1:]):
+                counts[a, b] += 1
+        return counts / counts.sum(axis=1, keepdims=True)
+
+    # -- predicting ---------------------------------------------------------------------------
+    def predict_labels(self, text: str, classifier: Any = None) -> list[str]:
+        """The layer of every character of ``text`` (punctuation and other non-Han: the layer before).
+
+        With a ``classifier`` (a fitted LayerClassifier), the text is cut into pieces (its sentences
+        where it is punctuated; else after 也 / 矣 / 焉 and at the CRF's seams), each piece is scored
+        by the classifier, and a Viterbi pass over the pieces with the learned sentence-to-sentence
+        transitions chooses their layers: the classifier reads a whole sentence far better than the
+        CRF reads a character window. Without one, the CRF's labels.
+        """
+        if not hasattr(self, "crf_"):
+            raise RuntimeError("RunTogetherSplitter is not fitted")
+        if classifier is not None and any(is_han(ch) for ch in text):
+            return self._piece_labels(text, classifier)
+        return self._crf_labels(text)
+
+    def _pieces(self, text: str) -> list[tuple[int, int]]:
+        if any(ch in _SENTENCE_END for ch in text):
+            spans, start = [], 0
+            for m in _SENTENCE_RE.finditer(text):
+                if m.end() > m.start():
+                    spans.append((m.start(), m.end()))
+            return spans or [(0, len(text))]
+        cuts = {i + 1 for i, ch in enumerate(text) if ch in _PIECE_ENDS}
+        cuts |= {start for start, _end, _layer in _runs_of(self._crf_labels(text))[1:]}
+        bounds = [0] + sorted(c for c in cuts if 0 < c < len(text)) + [len(text)]
+        return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+    def _piece_labels(self, text: str, classifier: Any) -> list[str]:
+        from pipeline.labels import LAYERS
+
+        spans = self._pieces(text)
+        proba = classifier.text_proba([text[a:b] for a, b in spans])
+        cols = [LAYERS.index(layer) for layer in self.layers]
+        # a product of two experts on 疏 against the rest: the classifier, and the share of the
+        # piece's characters the CRF calls 疏 (the CRF tells 疏 well, a lone 疏 sentence can read
+        # like 注); 經 against 注 is the classifier's alone
+        emis = np.log(np.clip(proba[:, cols], 1e-12, None))
+        if "SHU" in self.layers:
+            crf = self._crf_labels(text)
+            shu = np.array([sum(1 for i in range(a, b) if crf[i] == "SHU") / max(b - a, 1) for a, b in spans])
+            for j, layer in enumerate(self.layers):
+                emis[:, j] += np.log((shu if layer == "SHU" else 1.0 - shu) + self.crf_smoothing)
+        trans = np.log(self.piece_transitions_)
+        n, k = emis.shape
+        score = emis[0].copy()
+        back = np.zeros((n, k), dtype=int)
+        for i in range(1, n):
+            total = score[:, None] + trans
+            back[i] = total.argmax(axis=0)
+            score = total.max(axis=0) + emis[i]
+        path = [int(score.argmax())]
+        for i in range(n - 1, 0, -1):
+            path.append(int(back[i][path[-1]]))
+        path.reverse()
+        out = [""] * len(text)
+        for (a, b), j in zip(spans, path):
+            for i in range(a, b):
+                out[i] = self.layers[j]
+        return out
+
+    def _crf_labels(self, text: str) -> list[str]:
+        feats, pos = self._char_features(text, self.scorer_)
+        if not feats:
+            return ["OTHER"] * len(text)
+        tags = self.crf_.predict_single(feats)
+        out = [""] * len(text)
+        for p, t in zip(pos, tags):
+            out[p] = t
+        current = tags[0]
+        for i in range(len(text)):
+            if out[i]:
+                current = out[i]
+            else:
+                out[i] = current
+        return out
+
+    def predict(self, text: str, classifier: Any = None) -> list[tuple[int, int, str]]:
+        """The runs of ``text``: (start, end, layer), covering it from 0 to len(text).
+
+        A run shorter than ``min_piece`` Han characters is merged into the run before it (or after
+        it, at the start): a seam needs evidence on both sides.
+        """
+        labels = self.predict_labels(text, classifier)
+        return _merge_short(_runs_of(labels), text, self.min_piece)
+
+    def split_span(self, text: str, start: int, end: int, drops: Sequence[tuple[int, int]] = (),
+                   classifier: Any = None) -> list[tuple[int, int]]:
+        """The pieces of ``text[start:end]`` (raw offsets); removed ranges are skipped when reading."""
+        kept: list[int] = []
+        drops = sorted(drops)
+        d = 0
+        for i in range(start, end):
+            while d < len(drops) and drops[d][1] <= i:
+                d += 1
+            if d < len(drops) and drops[d][0] <= i < drops[d][1]:
+                continue
+            kept.append(i)
+        if not kept:
+            return [(start, end)]
+        view = "".join(text[i] for i in kept)
+        runs = self.predict(view, classifier)
+        if len(runs) <= 1:
+            return [(start, end)]
+        cuts = [kept[s] for s, _e, _l in runs[1:]]
+        bounds = [start] + cuts + [end]
+        return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of a punctuated text; an unpunctuated one is one piece per 也/矣/焉 clause."""
+    if any(ch in _SENTENCE_END for ch in text):
+        return [m.group() for m in _SENTENCE_RE.finditer(text) if m.group()]
+    parts, start = [], 0
+    for i, ch in enumerate(text):
+        if ch in _PIECE_ENDS:
+            parts.append(text[start : i + 1])
+            start = i + 1
+    if start < len(text):
+        parts.append(text[start:])
+    return parts or [text]
+
+
+def _punct_kind(gap: str) -> str:
+    """What separates two Han characters: a sentence end, a clause mark, a quote, or nothing."""
+    if not gap:
+        return ""
+    if any(ch in _SENTENCE_END for ch in gap):
+        return "END"
+    if any(ch in "」”』" for ch in gap):
+        return "QEND"
+    if any(ch in "「“『" for ch in gap):
+        return "QOPEN"
+    if any(ch in _CLAUSE for ch in gap):
+        return "CL"
+    if any(ch in "○〇[]【】" for ch in gap):
+        return "MARK"
+    if gap.strip() == "":
+        return "SP"
+    return "OTH"
+
+
+def _runs_of(labels: list[str]) -> list[tuple[int, int, str]]:
+    runs: list[tuple[int, int, str]] = []
+    for i, label in enumerate(labels):
+        if runs and runs[-1][2] == label:
+            runs[-1] = (runs[-1][0], i + 1, label)
+        else:
+            runs.append((i, i + 1, label))
+    return runs
+
+
+def _merge_short(runs: list[tuple[int, int, str]], text: str, min_piece: int) -> list[tuple[int, int, str]]:
+    def han_len(s: int, e: int) -> int:
+        return sum(1 for ch in text[s:e] if is_han(ch))
+
+    changed = True
+    while changed and len(runs) > 1:
+        changed = False
+        for i, (s, e, _label) in enumerate(runs):
+            if han_len(s, e) < min_piece:
+                if i > 0:
+                    ps, _pe, pl = runs[i - 1]
+                    runs[i - 1] = (ps, e, pl)
+                else:
+                    _ns, ne, nl = runs[1]
+                    runs[1] = (s, ne, nl)
+                del runs[i]
+                changed = True
+                break
+    merged: list[tuple[int, int, str]] = []
+    for s, e, label in runs:
+        if merged and merged[-1][2] == label:
+            merged[-1] = (merged[-1][0], e, label)
+        else:
+            merged.append((s, e, label))
+    return merged
+
+
+def char_accuracy(gold: Sequence[str], predicted: Sequence[str], text: Optional[str] = None) -> float:
+    """Share of characters (Han characters only when ``text`` is given) whose layer is right."""
+    idx = list(range(len(gold))) if text is None else [i for i, ch in enumerate(text) if is_han(ch)]
+    if not idx:
+        return 1.0
+    return sum(1 for i in idx if gold[i] == predicted[i]) / len(idx)

@@ -1,0 +1,187 @@
+"""The layer classifier and the run-together splitter, on real passages of the seeds.
+
+The expected layers were decided by reading the passages (鄉飲酒禮 in seed 003, 鄉射禮 in seed
+001, 覲禮 in seed 004, a modern translation in seed 000), not from the program's output. The
+shipped model (models/layers/) is used where a fitted model is needed; the round trip and the
+error messages use a small model fitted here on one chapter.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from pipeline.labels import LAYERS
+from pipeline.layers.classifier import LayerClassifier, ModelError, classify_records, default_model_dir
+
+REPO = Path(__file__).resolve().parents[1]
+SEEDS = REPO / "pipeline" / "samples"
+
+
+def seed_lines(prefix: str) -> list[str]:
+    path = next(SEEDS.glob(f"{prefix}_*.txt"))
+    return path.read_text(encoding="utf-8").split("\n")
+
+
+def line_starting(prefix: str, start: str) -> str:
+    return next(line.strip() for line in seed_lines(prefix) if line.strip().startswith(start))
+
+
+@pytest.fixture(scope="module")
+def shipped() -> LayerClassifier:
+    return LayerClassifier.load()
+
+
+@pytest.fixture(scope="module")
+def small_model() -> LayerClassifier:
+    """A model fitted on seed 003 alone (鄉飲酒禮 paragraphs, 經/注/疏 by their order): fast."""
+    from pipeline.layers.training import gold_examples
+
+    examples = [e for e in gold_examples() if e.doc == "seed003"]
+    assert len(examples) > 300
+    return LayerClassifier(calibrate=False).fit([e.text for e in examples], [e.label for e in examples])
+
+
+# -- the shipped model on real passages ----------------------------------------------------------
+
+
+def test_zhu_gloss_is_zhu(shipped):
+    # 鄭注 on 主人戒賓: 「戒，警也，告也。拜辱，出拜其自屈辱至己門也。」 glosses, X，Y也
+    text = line_starting("003", "戒,警也,告也。")
+    assert shipped.predict([text])[0] == "ZHU"
+
+
+def test_shu_with_shiyue_is_shu(shipped):
+    # 賈疏: the head 「主人」至「答拜」, the 注 head, then ○釋曰︰
+    text = line_starting("003", "「主人」至「答拜」。○注「戒警」")
+    label = shipped.predict([text])[0]
+    proba = shipped.predict_proba([text])[0]
+    assert label == "SHU"
+    assert proba[LAYERS.index("SHU")] > 0.9
+
+
+def test_jing_sentence_is_jing(shipped):
+    # the 經 of 鄉飲酒禮: 主人戒賓，賓拜辱。主人答拜，乃請賓，賓禮辭，許。
+    text = line_starting("003", "主人戒賓,賓拜辱。")
+    assert shipped.predict([text])[0] == "JING"
+
+
+def test_unpunctuated_jing_and_zhu_of_seed_001(shipped):
+    # 儀禮集釋 (hard-wrapped, unpunctuated): a 經 line and the 鄭注 on 主人朝服乃速賓 (marker removed)
+    jing = line_starting("001", "賓禮辭許主人再拜")
+    zhu = line_starting("001", "鄭注速召也射賓輕也")[2:] + line_starting("001", "禮皮弁服與禮為異")
+    assert list(shipped.predict([jing, zhu])) == ["JING", "ZHU"]
+
+
+def test_simplified_shu_line_of_seed_004(shipped):
+    # seed 004 is simplified: a 疏 line with its [疏] marker cut off still reads as 疏
+    text = line_starting("004", "[疏]“摈者”至“受之”")[3:]
+    assert shipped.predict([text])[0] == "SHU"
+
+
+def test_modern_translation_is_other(shipped):
+    # seed 000: a modern vernacular note (【注释】 of a translation), neither 經 nor 注 nor 疏
+    text = line_starting("000", "(39)视侯中,俯正足")
+    assert shipped.predict([text])[0] == "OTHER"
+
+
+@pytest.mark.parametrize("text", ["", "   ", "Hello, world 2024", "—— 12:30 ——"])
+def test_unreadable_text_is_other_with_a_low_score(shipped, text):
+    record = next(classify_records([{"text": text, "meta": {"id": 7}}], shipped))
+    assert record["label"] == "OTHER"
+    assert record["scores"]["OTHER"] <= 0.5
+    assert record["meta"] == {"id": 7}
+
+
+def test_classify_records_adds_label_and_scores_and_keeps_fields(shipped):
+    records = [
+        {"text": line_starting("003", "主人戒賓,賓拜辱。"), "extra": [1, 2]},
+        {"text": line_starting("003", "戒,警也,告也。")},
+        {"no_text": True},
+    ]
+    out = list(classify_records(records, shipped))
+    assert [r.get("label") for r in out] == ["JING", "ZHU", "OTHER"]
+    assert out[0]["extra"] == [1, 2]
+    assert "error" in out[2]
+    for r in out:
+        assert set(r["scores"]) == set(LAYERS)
+        assert math.isclose(sum(r["scores"].values()), 1.0, abs_tol=1e-3)
+
+
+def test_context_decides_a_short_unit(shipped):
+    # 士喪禮 (corpus XHTML, chapter 12): the 經 「帷堂。」 stands between a 疏 and its own 注 「事小訖也。」.
+    # Alone, a three-character unit could be either; between a 疏 and the 注 explaining it, it is 經.
+    shu = "注「鬼神」至「依之」。○釋曰︰案檀弓曾子云︰「始死之奠，其餘閣也與？」鄭注云「不容改新」也，則此奠是閣之餘食為之。"
+    texts = [shu, "帷堂。", "事小訖也。"]
+    with_context = shipped.predict(texts, contexts=["doc"] * 3)
+    assert list(with_context) == ["SHU", "JING", "ZHU"]
+
+
+# -- persistence and errors ------------------------------------------------------------------------
+
+
+def test_save_load_round_trip(small_model, tmp_path):
+    texts = [line_starting("003", "主人戒賓,賓拜辱。"), line_starting("003", "戒,警也,告也。"), "", "帷堂"]
+    small_model.save(tmp_path / "m")
+    loaded = LayerClassifier.load(tmp_path / "m")
+    assert (loaded.predict_proba(texts) == small_model.predict_proba(texts)).all()
+    assert list(loaded.classes_) == list(LAYERS)
+
+
+def test_missing_model_names_path_and_command(tmp_path):
+    with pytest.raises(ModelError) as info:
+        LayerClassifier.load(tmp_path / "nowhere")
+    message = str(info.value)
+    assert str(tmp_path / "nowhere") in message
+    assert "yili train layers" in message
+
+
+def test_corrupt_model_names_path_and_command(small_model, tmp_path):
+    folder = tmp_path / "broken"
+    small_model.save(folder)
+    model_file = folder / "classifier.joblib"
+    model_file.write_bytes(model_file.read_bytes()[:200])  # a truncated download or copy
+    with pytest.raises(ModelError) as info:
+        LayerClassifier.load(folder)
+    message = str(info.value)
+    assert str(model_file) in message
+    assert "yili train layers" in message
+
+
+def test_shipped_model_is_small_and_has_a_card():
+    folder = default_model_dir()
+    assert (folder / "classifier.joblib").stat().st_size < 20_000_000
+    card = (folder / "MODEL_CARD.md").read_text(encoding="utf-8")
+    assert "Trained" in card and "corpus" in card
+
+
+# -- run-together text -----------------------------------------------------------------------------
+
+
+def test_splitter_finds_the_jing_zhu_seam_of_a_seed_004_line(shipped):
+    # 覲禮: 經 「奉束帛，匹馬卓上，九馬隨之，中庭西上，奠幣，再拜稽首。」 then 鄭注 「卓，讀如卓王孫之卓…」
+    line = line_starting("004", "奉束帛,匹马卓上")
+    seam = line.index("卓,读如")
+    runs = shipped.splitter_.predict(line)
+    assert runs[0][2] == "JING"
+    assert any(layer == "ZHU" and abs(start - seam) <= 3 for start, _end, layer in runs)
+
+
+def test_resolve_segments_splits_an_undecided_line(shipped):
+    from pipeline.records import Segment
+
+    line = line_starting("004", "奉束帛,匹马卓上")
+    text = "[疏]前一段。\n" + line
+    start = text.index(line)
+    segments = [
+        Segment("SHU", 3, start - 1, text[3 : start - 1], "marker", 1.0),
+        Segment("JING", start, len(text), line, "default", 0.5),
+    ]
+    out = shipped.resolve_segments(text, segments, [])
+    assert out[0] is segments[0]
+    model = [s for s in out if s.evidence == "model"]
+    assert [s.layer for s in model][:2] == ["JING", "ZHU"]
+    assert model[0].start == start and model[-1].end == len(text)
+    assert all(0.0 < s.score <= 1.0 and s.text == text[s.start : s.end] for s in model)
