@@ -19,7 +19,7 @@ evaluate_app = typer.Typer(no_args_is_help=True, help="Evaluate on held-out chap
 app.add_typer(train_app, name="train")
 app.add_typer(evaluate_app, name="evaluate")
 
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # never break a path or a command in a message
 
 
 def _exit_for_failures(failed: int) -> None:
@@ -116,6 +116,145 @@ def process(
             f"({report.chars_per_second:,.0f} chars/s; {report.reused} reused from {output}.d/) → {output}"
         )
     _exit_for_failures(report.failed)
+
+
+@app.command()
+def classify(
+    input: Path = typer.Argument(..., help="JSONL records with a 'text' field."),
+    output: Path = typer.Option(..., "-o", "--output", help="Output JSONL: each record with 'label' and 'scores'."),
+    model: Optional[Path] = typer.Option(None, "-m", "--model", help="Layer model folder (default: models/layers)."),
+) -> None:
+    """Label each record JING/ZHU/SHU/OTHER with per-layer probabilities (SCHEMA section 6)."""
+    import srsly
+
+    from pipeline.layers.classifier import LayerClassifier, ModelError, classify_records
+    from pipeline.read.inputs import iter_jsonl
+
+    try:
+        layer_model = LayerClassifier.load(model)
+    except ModelError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(code=2)
+    if not input.is_file():
+        err.print(f"[red]no such file:[/red] {input}")
+        raise typer.Exit(code=2)
+    items = list(iter_jsonl(input))
+    good = [item.record for item in items if item.error is None]
+    labelled = iter(classify_records(good, layer_model))
+    failed = 0
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        tmp = output.with_name(output.name + ".tmp")
+        with tmp.open("w", encoding="utf-8") as fh:
+            for item in items:
+                if item.error is not None:
+                    rec = {**item.record, "error": item.error}
+                else:
+                    rec = next(labelled)
+                    if "error" in rec:
+                        rec["error"] = f"{item.origin}: {rec['error']}"
+                if "error" in rec:
+                    failed += 1
+                    err.print(f"[red]error[/red] {rec['error']}")
+                fh.write(srsly.json_dumps(rec) + "\n")
+        tmp.replace(output)
+    except OSError as exc:
+        err.print(f"[red]cannot write {output}:[/red] {exc.strerror or exc}")
+        raise typer.Exit(code=2)
+    count = len(items)
+    err.print(f"{count} record(s) classified → {output}")
+    _exit_for_failures(failed)
+
+
+# -- training -------------------------------------------------------------------------------------
+
+
+@train_app.command("layers")
+def train_layers_command(
+    out: Optional[Path] = typer.Option(None, "--out", help="Model folder (default: models/layers)."),
+    splitter: bool = typer.Option(True, "--splitter/--no-splitter", help="Also fit the run-together splitter."),
+    gold: bool = typer.Option(True, "--gold/--no-gold", help="Add the hand-checked records of annotations/layers."),
+) -> None:
+    """Retrain the layer classifier (and splitter) from annotations/ and ../shared/corpus."""
+    from pipeline.layers.training import train_layers
+
+    info = train_layers(out, with_gold=gold, with_splitter=splitter, log=err.print)
+    Console().print(f"layer model: {info['model_dir']} ({info['model_bytes'] / 1e6:.1f} MB, {info['seconds']['total']} s)")
+
+
+@train_app.command("punctuate")
+def train_punctuate_command(
+    out: Optional[Path] = typer.Option(None, "--out", help="Model folder (default: models/punctuate)."),
+) -> None:
+    """Retrain the 斷句 model on the punctuated XHTML edition of ../shared/corpus."""
+    from pipeline.text.punctuate import train_punctuator
+
+    info = train_punctuator(out)
+    Console().print(f"斷句 model: {info['model']} ({info['size_bytes'] / 1e6:.1f} MB, {info.get('train_seconds')} s)")
+
+
+# -- evaluation -----------------------------------------------------------------------------------
+
+RESULTS = Path(__file__).resolve().parents[1] / "bench" / "results"
+
+
+@evaluate_app.command("layers")
+def evaluate_layers_command(
+    out: Path = typer.Option(RESULTS / "layers.json", "--out", help="JSON figures (a .md summary is written beside)."),
+    folds: int = typer.Option(4, "--folds", help="Chapter-level folds."),
+    splitter: bool = typer.Option(True, "--splitter/--no-splitter", help="Also score the run-together splitter."),
+) -> None:
+    """Layer classifier vs the TF-IDF baseline on held-out chapters; run-together character accuracy."""
+    from pipeline.layers.training import evaluate_layers
+
+    evaluate_layers(out, folds=folds, with_splitter=splitter, log=err.print)
+    Console().print(out.with_suffix(".md").read_text(encoding="utf-8"))
+
+
+@evaluate_app.command("segmentation")
+def evaluate_segmentation_command(
+    out: Path = typer.Option(RESULTS / "segmentation.json", "--out", help="JSON figures (a .md summary is written beside)."),
+    folds: int = typer.Option(4, "--folds", help="Chapter-level folds (11 = leave one chapter out)."),
+    workers: int = typer.Option(2, "--workers", help="Processes training folds in parallel."),
+) -> None:
+    """斷句 break P/R/F1 on unseen chapters; tokenizer F1 and speed on UD Kyoto."""
+    from pipeline.text.segmentation_eval import evaluate_segmentation
+
+    evaluate_segmentation(out, folds=folds, workers=workers)
+    Console().print(out.with_suffix(".md").read_text(encoding="utf-8"))
+
+
+@evaluate_app.command("actions")
+def evaluate_actions_command(
+    out: Path = typer.Option(RESULTS / "actions.json", "--out", help="JSON figures (a .md summary is written beside)."),
+    split: List[str] = typer.Option(["dev", "test"], "--split", help="Gold splits to score (annotations/actions/SPLIT)."),
+) -> None:
+    """Tuple P/R/F1, role accuracy and span P/R/F1 per chapter, dev and held-out test kept apart."""
+    from pipeline.actions.report import evaluate_actions
+
+    evaluate_actions(out, splits=split)
+    Console().print(out.with_suffix(".md").read_text(encoding="utf-8"))
+
+
+@evaluate_app.command("all")
+def evaluate_all_command() -> None:
+    """Every evaluation above, with default settings."""
+    evaluate_layers_command(RESULTS / "layers.json", 4, True)
+    evaluate_segmentation_command(RESULTS / "segmentation.json", 4, 2)
+    evaluate_actions_command(RESULTS / "actions.json", ["dev", "test"])
+
+
+# -- the other workflows register their own commands -------------------------------------------------
+
+def _register_workflows() -> None:
+    from pipeline.annotate.commands import register
+    from pipeline.export.command import export_command
+
+    app.command("export")(export_command)
+    register(app, train_app)
+
+
+_register_workflows()
 
 
 def main() -> None:  # pragma: no cover - console entry point

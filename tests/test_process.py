@@ -120,8 +120,12 @@ def test_binary_and_empty_files(tmp_path):
 
 def test_samples_flag_processes_the_bundled_seeds(tmp_path):
     out = tmp_path / "s.jsonl"
-    result = runner.invoke(app, ["process", "--samples", "-o", str(out)])
+    result = runner.invoke(app, ["process", "--samples", "-o", str(out)], env={"COLUMNS": "220"})
     assert result.exit_code == 0, result.output
     lines = list(srsly.read_jsonl(out))
     assert [Path(r["meta"]["source"]).name for r in lines] == [p.name for p in SEEDS]
+    # the per-document summary table: its header and one row per seed with its tuple count
     assert "JING" in result.output and "tuples" in result.output
+    for seed, record in zip(SEEDS, lines):
+        row = next(line for line in result.output.splitlines() if seed.name[:12] in line)
+        assert str(len(record["actions"])) in row

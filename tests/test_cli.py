@@ -1,0 +1,84 @@
+"""The commands besides `yili process`: `yili classify` (SCHEMA section 6) and `yili evaluate actions`.
+
+The passages are real: a 經 sentence of 鄉飲酒禮, 鄭玄's gloss on it and a 疏 paragraph opening
+with 「釋曰」, copied from seed 003 (儀禮注疏 鄉飲酒禮).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import srsly
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+
+runner = CliRunner()
+
+JING = "主人坐取爵于篚，降洗。賓降。主人坐奠爵于階前，辭。"
+ZHU = "降，下也。辭，辭賓降也。今文無坐字。"
+SHU = "釋曰：自此至「主人復阼階揖降」，論主人獻賓之事。云「辭，辭賓降也」者，以其賓降，故主人辭之。"
+
+
+def test_classify_labels_each_record_and_counts_bad_lines(tmp_path):
+    src = tmp_path / "in.jsonl"
+    lines = [
+        json.dumps({"text": JING, "meta": {"id": "a"}}, ensure_ascii=False),
+        "{not json",
+        json.dumps({"text": ZHU}, ensure_ascii=False),
+        json.dumps({"meta": {"id": "no text"}}),
+        json.dumps({"text": SHU}, ensure_ascii=False),
+        json.dumps({"text": ""}),
+    ]
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["classify", str(src), "-o", str(out)])
+    assert result.exit_code == 2, result.output  # two bad records, nothing else lost
+    records = list(srsly.read_jsonl(out))
+    assert len(records) == 6  # one output line per input line, in order
+    assert records[0]["meta"] == {"id": "a"} and records[0]["label"] == "JING"
+    assert records[2]["label"] == "ZHU"
+    assert records[4]["label"] == "SHU"
+    assert f"{src}:2" in records[1]["error"]
+    assert f"{src}:4" in records[3]["error"]
+    for rec in (records[0], records[2], records[4]):
+        assert set(rec["scores"]) == {"JING", "ZHU", "SHU", "OTHER"}
+        assert abs(sum(rec["scores"].values()) - 1.0) < 1e-3
+        assert rec["scores"][rec["label"]] == max(rec["scores"].values())
+    # empty text: OTHER, with a low score
+    assert records[5]["label"] == "OTHER" and records[5]["scores"]["OTHER"] < 0.5
+
+
+def test_classify_with_a_corrupt_model_names_the_file_and_the_fix(tmp_path):
+    model = tmp_path / "layers"
+    model.mkdir()
+    (model / "classifier.joblib").write_bytes(b"\x00not a model")
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"text": JING}, ensure_ascii=False) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["classify", str(src), "-o", str(tmp_path / "o.jsonl"), "-m", str(model)])
+    assert result.exit_code == 2
+    assert "classifier.joblib" in result.output and "yili train layers" in result.output
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_evaluate_actions_scores_the_forms_per_chapter(tmp_path):
+    """On one dev chapter (03 士相見禮): the unpunctuated form really loses its marks, and each
+    figure is a real comparison (a broken extractor would score 0)."""
+    from pipeline.actions.report import load_split, score_records, variant
+    from pipeline.process import DocumentProcessor
+
+    records = [r for r in load_split("dev") if r["meta"]["chapter"] == "03"]
+    assert len(records) == 12
+    text, spans = variant(records[0], "unpunctuated")
+    assert "，" not in text and "。" not in text
+    # gold spans moved into the stripped text still cover the same characters
+    original = {(s["label"], s["text"]) for s in records[0]["spans"]}
+    assert {(s["label"], text[s["start"]:s["end"]]) for s in spans} == original
+    figures = score_records(records, DocumentProcessor())
+    for form in ("punctuated", "unpunctuated", "simplified"):
+        got = figures[form]["all"]
+        assert got["gold"] == sum(len(r["actions"]) for r in records)
+        assert got["f1"] > 0.7, (form, got)
+        assert set(got["spans"]) >= {"ACTOR", "VERB", "all"}
+    assert list(figures["punctuated"]["chapters"]) == ["03"]
