@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -29,24 +30,46 @@ def _exit_for_failures(failed: int) -> None:
     raise typer.Exit(code=min(failed, 255))
 
 
+EVIDENCE_ABBREV = {"marker": "mk", "anchor": "an", "layout": "ly", "model": "md", "default": "df"}
+
+
 def _summary_table(rows) -> Table:
-    table = Table(title="yili process", show_lines=False)
-    for col in ("document", "layout", "enc", "JING", "ZHU", "SHU", "OTHER", "evidence", "sent", "spans", "tuples", "error"):
-        table.add_column(col, overflow="fold")
+    """One row per document; narrow enough for an 80-column terminal."""
+    table = Table(
+        title="yili process",
+        caption="segments decided by: mk marker, an anchor, ly layout, md model, df default",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 1),
+        collapse_padding=True,
+    )
+    errors = any(st.error for st in rows)
+    data = []
     for st in rows:
-        evidence = " ".join(f"{k}:{v}" for k, v in sorted(st.evidence.items()))
-        spans = " ".join(f"{k}:{v}" for k, v in sorted(st.spans.items()))
-        table.add_row(
+        evidence = " ".join(f"{EVIDENCE_ABBREV.get(k, k)}{v}" for k, v in sorted(st.evidence.items()))
+        layout = st.layout if st.encoding in ("", "utf-8") else f"{st.layout} ({st.encoding})"
+        data.append([
             Path(st.source).name if st.source else "-",
-            st.layout,
-            st.encoding,
-            *(str(st.segments.get(layer, 0)) for layer in ("JING", "ZHU", "SHU", "OTHER")),
+            layout,
+            "/".join(str(st.segments.get(layer, 0)) for layer in ("JING", "ZHU", "SHU", "OTHER")),
             evidence,
             str(st.sentences),
-            spans,
+            str(sum(st.spans.values())),
             str(st.actions),
-            (st.error or "")[:80],
-        )
+            *([(st.error or "")[:120]] if errors else []),
+        ])
+    heads = ["document", "layout", "經/注/疏/other", "decided by", "sent", "spans", "tuples"]
+    heads += ["error"] if errors else []
+    for i, head in enumerate(heads):
+        widest = max([len(row[i]) for row in data] + [len(head)])
+        if head in ("document", "layout"):
+            table.add_column(head, no_wrap=True, max_width=14, overflow="ellipsis")
+        elif head in ("decided by", "error"):
+            table.add_column(head, overflow="fold", min_width=8)
+        else:
+            table.add_column(head, justify="right", no_wrap=True, min_width=widest)
+    for row in data:
+        table.add_row(*row)
     return table
 
 
