@@ -26,7 +26,8 @@ evaluate: install
 	$(BIN)/yili evaluate all
 
 bench: install
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/process_bench.py
+	$(BIN)/python bench/train_layers.py
 
 clean:
 	rm -rf $(VENV) out .pytest_cache
