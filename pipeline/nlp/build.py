@@ -16,7 +16,7 @@ from confection import Config
 from spacy.language import Language
 
 # registering modules: importing them puts their names in spaCy's registries
-from pipeline.nlp import char_tokenizer, jieba_tokenizer, ruler, stanza_tokenizer, udkanbun_tokenizer  # noqa: F401
+from pipeline.nlp import char_tokenizer, jieba_tokenizer, ruler, sentencizer, stanza_tokenizer, udkanbun_tokenizer  # noqa: F401
 from pipeline.nlp.ruler import SPANS_KEY
 
 TOKENIZERS = {
@@ -26,6 +26,7 @@ TOKENIZERS = {
     "stanza": "yili.stanza_tokenizer.v1",
 }
 RULER = "lexicon_ruler"
+SENTENCES = "yili_sentences"
 DEFAULT_FUNCTION_WORDS = "于以之而其者"
 
 
@@ -74,16 +75,23 @@ def spacy_config(config: Optional[dict[str, Any]] = None) -> Config:
     if name == "stanza":
         model_dir = section.get("stanza_model_dir")
         tokenizer["model_dir"] = str(model_dir) if model_dir else None
+    components: dict[str, Any] = {
+        RULER: {
+            "factory": "yili_lexicon_ruler",
+            "lexicon_dir": lex,
+            "spans_key": str(section.get("spans_key") or SPANS_KEY),
+        }
+    }
+    pipeline = [RULER]
+    sentences = section.get("sentences")
+    if sentences:  # doc.sents for spaCy users; `yili process` cuts sentences itself, before tagging
+        model = (whole.get("sentences") or {}).get("model")
+        components[SENTENCES] = {"factory": "yili_sentences", "splitter": str(sentences), "model": model}
+        pipeline = [SENTENCES, RULER]
     return Config(
         {
-            "nlp": {"lang": str(section.get("lang") or "zh"), "pipeline": [RULER], "tokenizer": tokenizer},
-            "components": {
-                RULER: {
-                    "factory": "yili_lexicon_ruler",
-                    "lexicon_dir": lex,
-                    "spans_key": str(section.get("spans_key") or SPANS_KEY),
-                }
-            },
+            "nlp": {"lang": str(section.get("lang") or "zh"), "pipeline": pipeline, "tokenizer": tokenizer},
+            "components": components,
         }
     )
 
