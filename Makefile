@@ -6,9 +6,12 @@ STAMP   = $(VENV)/.installed
 
 .PHONY: install run test bench evaluate clean
 
+# torch==2.13.0 (the CPU build) must be pip-installed BEFORE the project: the test extra pulls
+# stanza, which would otherwise fetch a multi-GB CUDA torch.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q torch==2.13.0
 	$(BIN)/python -m pip install -q -e ".[test,export]"
 	touch $(STAMP)
 

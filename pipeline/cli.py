@@ -216,6 +216,26 @@ def train_punctuate_command(
     Console().print(f"斷句 model: {info['model']} ({info['size_bytes'] / 1e6:.1f} MB, {info.get('train_seconds')} s)")
 
 
+@train_app.command("stanza")
+def train_stanza_command(
+    out: Optional[Path] = typer.Option(None, "--out", help="Model folder (default: models/stanza-lzh)."),
+    steps: int = typer.Option(6000, "--steps", help="Training steps (batches of 32 windows)."),
+    dictionary: bool = typer.Option(True, "--dictionary/--no-dictionary", help="Dictionary features from the training words."),
+    evaluate: bool = typer.Option(True, "--evaluate/--no-evaluate", help="Score it on UD Kyoto test."),
+) -> None:
+    """Retrain the stanza lzh word tokenizer (the `stanza` backend's model) on ../shared/ud-kyoto; CPU, no download."""
+    from pipeline.nlp.stanza_training import train_kyoto
+
+    try:
+        info = train_kyoto(out, steps=steps, evaluate=evaluate, dictionary=dictionary, log=err.print)
+    except ImportError as exc:
+        err.print(f"{exc}: pip install torch==2.13.0, then pip install 'yili[stanza]'")
+        raise typer.Exit(2) from exc
+    f1 = ((info.get("test") or {}).get("raw") or {}).get("tokens", {}).get("f1")
+    Console().print(f"stanza tokenizer: {info['model']} ({info['size_bytes'] / 1e6:.2f} MB, {info['train_seconds']} s"
+                    + (f", Kyoto test token F1 {f1:.3f})" if f1 is not None else ")"))
+
+
 # -- evaluation -----------------------------------------------------------------------------------
 
 RESULTS = Path(__file__).resolve().parents[1] / "bench" / "results"

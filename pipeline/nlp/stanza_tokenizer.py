@@ -1,14 +1,17 @@
 """``stanza`` backend: a stanza Classical Chinese (lzh) tokenizer model from a LOCAL folder.
 
 Nothing is ever downloaded: stanza's default pipeline fetches models from the network, which this
-project never does. Train or copy a tokenizer model into a folder and name it in the config::
+project never does. By default (``stanza_model_dir = null``) the model shipped in
+``models/stanza-lzh`` is used (trained on UD Kyoto by ``yili train stanza``,
+:mod:`pipeline.nlp.stanza_training`); any other folder holding a tokenizer model can be named::
 
     [nlp]
     tokenizer = "stanza"
     stanza_model_dir = "/path/to/folder"   # holds the tokenizer model (*.pt)
 
-The package itself is an optional extra: ``pip install yili[stanza]``. Its cuts are re-aligned to
-the lexicon like every other word tokenizer.
+The package itself is an optional extra: ``pip install torch==2.13.0`` first (the CPU build),
+then ``pip install yili[stanza]``. Its cuts are re-aligned to the lexicon like every other word
+tokenizer.
 """
 
 from __future__ import annotations
@@ -29,10 +32,29 @@ HOW = (
 )
 
 
+def default_model_dir() -> Path:
+    """``models/stanza-lzh`` of the checkout: the shipped lzh word tokenizer."""
+    return Path(__file__).resolve().parents[2] / "models" / "stanza-lzh"
+
+
+def model_folder(model_dir: Optional[str]) -> Path:
+    """The folder the backend reads: ``model_dir``, or the shipped ``models/stanza-lzh`` when unset."""
+    return Path(model_dir).expanduser() if model_dir else default_model_dir()
+
+
 def find_model(model_dir: Optional[str]) -> Path:
-    """The tokenizer model file inside ``model_dir``, or a :class:`BackendUnavailable` saying what is missing."""
+    """The tokenizer model file inside ``model_dir`` (default: the shipped ``models/stanza-lzh``),
+    or a :class:`BackendUnavailable` naming the path and how to provide the model."""
     if not model_dir:
-        raise BackendUnavailable(f"the 'stanza' tokenizer needs a model: stanza_model_dir is not set; {HOW}")
+        folder = default_model_dir()
+        models = sorted(folder.glob("*tokeni*.pt")) if folder.is_dir() else []
+        if not models:
+            raise BackendUnavailable(
+                f"the 'stanza' tokenizer model is missing: no *.pt in {folder} (stanza_model_dir is not set, so "
+                f"the shipped model is used); rebuild it with `yili train stanza` (needs pip install torch==2.13.0 "
+                f"and yili[stanza], and ../shared/ud-kyoto), or {HOW}"
+            )
+        return models[0]
     folder = Path(model_dir).expanduser()
     if not folder.is_dir():
         raise BackendUnavailable(f"the 'stanza' tokenizer model folder does not exist: {folder}; {HOW}")
@@ -48,15 +70,22 @@ def load_stanza(model_dir: Optional[str]):
         import stanza
     except ImportError as exc:
         raise BackendUnavailable(
-            "the 'stanza' tokenizer needs the stanza package, an optional extra: pip install yili[stanza]"
+            "the 'stanza' tokenizer needs the stanza package, an optional extra: pip install torch==2.13.0 "
+            "(the CPU build, first), then pip install yili[stanza]"
         ) from exc
-    folder = Path(model_dir).expanduser()
+    folder = model_folder(model_dir)
     resources = folder / "resources.json"
     if not resources.exists():  # stanza insists on a resources file; an empty one stops any download
-        resources.write_text(json.dumps({}), encoding="utf-8")
+        try:
+            resources.write_text(json.dumps({}), encoding="utf-8")
+        except OSError:  # a read-only model folder: point stanza at an empty resources file elsewhere
+            import tempfile
+
+            folder = Path(tempfile.mkdtemp(prefix="yili-stanza-"))
+            (folder / "resources.json").write_text(json.dumps({}), encoding="utf-8")
     return stanza.Pipeline(
         lang="lzh", dir=str(folder), download_method=None, processors="tokenize",
-        tokenize_model_path=str(model), logging_level="WARN",
+        tokenize_model_path=str(model), logging_level="ERROR", use_gpu=False,  # not "Unsupported language: lzh"
     )
 
 
