@@ -32,9 +32,12 @@ def corpus_files() -> list[Path]:
     return sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "README.md")
 
 
-def tree_rss_kb(pid: int) -> int:
-    """Resident memory of a process and all its descendants, from /proc."""
+def tree_rss_kb(pid: int) -> tuple[int, int]:
+    """(RSS, PSS) in kB of a process and all its descendants, from /proc. RSS counts the pages
+    that forked workers share with their parent once per process; PSS splits them fairly, so the
+    PSS sum is the memory the run really holds."""
     total = 0
+    pss = 0
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -53,10 +56,14 @@ def tree_rss_kb(pid: int) -> int:
                 for line in fh:
                     if line.startswith("VmRSS:"):
                         total += int(line.split()[1])
+            with open(f"/proc/{p}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        pss += int(line.split()[1])
         except OSError:
             pass
         stack.extend(children.get(p, []))
-    return total
+    return total, pss
 
 
 def run_process(inputs: list[str], jobs: int, out: Path) -> dict:
@@ -65,9 +72,10 @@ def run_process(inputs: list[str], jobs: int, out: Path) -> dict:
         cmd = [sys.executable, "-m", "pipeline.cli", *cmd[1:]]
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peak = 0
+    peak = peak_pss = 0
     while proc.poll() is None:
-        peak = max(peak, tree_rss_kb(proc.pid))
+        rss, pss = tree_rss_kb(proc.pid)
+        peak, peak_pss = max(peak, rss), max(peak_pss, pss)
         time.sleep(0.1)
     seconds = time.perf_counter() - started
     stderr = proc.stderr.read().decode() if proc.stderr else ""
@@ -79,7 +87,7 @@ def run_process(inputs: list[str], jobs: int, out: Path) -> dict:
             chars += len(rec.get("text", ""))
             failed += "error" in rec
     return {"jobs": jobs, "chars": chars, "seconds": round(seconds, 2), "chars_per_second": round(chars / seconds),
-            "peak_rss_mb": round(peak / 1024, 1), "failed": failed, "exit": proc.returncode, "stderr_tail": stderr[-300:]}
+            "peak_rss_mb": round(peak / 1024, 1), "peak_pss_mb": round(peak_pss / 1024, 1), "failed": failed, "exit": proc.returncode, "stderr_tail": stderr[-300:]}
 
 
 def stage_times(files: list[Path]) -> dict:
@@ -159,15 +167,22 @@ def main() -> None:
 
 def render(r: dict) -> str:
     lines = [f"# `yili process` benchmark ({r['date']}, {r['machine']})", "",
-             "| workers | chars | seconds | chars/s | peak RSS (MB) | failed |", "| --- | --- | --- | --- | --- | --- |"]
+             "Memory: peak of the whole process tree, sampled every 0.1 s. RSS counts the model pages that",
+             "forked workers share with the parent once per process; PSS divides shared pages among the",
+             "processes sharing them, so the PSS sum is what the run really holds.", "",
+             "| workers | chars | seconds | chars/s | chars/s per core | peak RSS sum (MB) | peak PSS (MB) | failed |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for w in r["workers"]:
-        lines.append(f"| {w['jobs']} | {w['chars']:,} | {w['seconds']} | {w['chars_per_second']:,} | {w['peak_rss_mb']} | {w['failed']} |")
+        lines.append(f"| {w['jobs']} | {w['chars']:,} | {w['seconds']} | {w['chars_per_second']:,} | "
+                     f"{w['chars_per_second'] // w['jobs']:,} | {w['peak_rss_mb']} | {w['peak_pss_mb']} | {w['failed']} |")
     lines += ["", f"Speed-up with 2 workers: {r['speedup_2_workers']}x", "",
               f"Stages in one process ({r['stages']['chars_per_second']:,} chars/s overall): "
               + ", ".join(f"{k} {v}s" for k, v in r["stages"]["stages"].items()), "",
-              "| corpus copies | chars | seconds (2 workers) | chars/s | peak RSS (MB) | cost per char vs 1x |", "| --- | --- | --- | --- | --- | --- |"]
+              "| corpus copies | chars | seconds (2 workers) | chars/s | peak RSS sum (MB) | peak PSS (MB) | cost per char vs 1x |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]
     for s in r["scaling"]:
-        lines.append(f"| {s['factor']}x | {s['chars']:,} | {s['seconds']} | {s['chars_per_second']:,} | {s['peak_rss_mb']} | {s['seconds_per_char_vs_1x']} |")
+        lines.append(f"| {s['factor']}x | {s['chars']:,} | {s['seconds']} | {s['chars_per_second']:,} | {s['peak_rss_mb']} | "
+                     f"{s['peak_pss_mb']} | {s['seconds_per_char_vs_1x']} |")
     p = r["peer"]
     lines += ["", f"Peer on the {p['text']}: UD-Kanbun {p['udkanbun'].get('chars_per_second', p['udkanbun'])} chars/s; "
               f"yili {p['yili']['chars_per_second']:,} chars/s.", ""]

@@ -98,12 +98,14 @@ def process(
     if not paths:
         err.print("[red]no input[/red]: name files, folders or globs, or use --samples")
         raise typer.Exit(code=2)
+    loaded = None
     try:
         cfg = load_config(config)
         if executor == "local":  # fail once, clearly, if a model the config asks for is missing
             from pipeline.process import DocumentProcessor
 
-            DocumentProcessor(cfg).preload()
+            loaded = DocumentProcessor(cfg)
+            loaded.preload()  # reused in process, and shared with forked workers
     except Exception as exc:
         err.print(f"[red]cannot set up the pipeline:[/red] {exc}")
         raise typer.Exit(code=2)
@@ -124,7 +126,8 @@ def process(
         elapsed = max(__import__("time").perf_counter() - started, 1e-9)
         progress.update(task, advance=1, rate=f"{chars / elapsed:,.0f} chars/s")
 
-    runner = BatchRunner(cfg, jobs=jobs, executor=executor, scheduler=scheduler, resume=resume, on_result=on_result)
+    runner = BatchRunner(cfg, jobs=jobs, executor=executor, scheduler=scheduler, resume=resume, on_result=on_result,
+                         processor=loaded)
     with progress:
         task = progress.add_task("process", total=total_files, rate="")
         try:

@@ -7,7 +7,9 @@ bad document: the caller gets the record back with an ``error`` field instead.
 
 from __future__ import annotations
 
+import bisect
 import copy
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -33,6 +35,68 @@ class Stats:
     spans: Counter = field(default_factory=Counter)
     actions: int = 0
     error: Optional[str] = None
+
+
+#: an undecided segment longer than this (chars) is classified sentence by sentence
+LONG_UNDECIDED = 5000
+#: the longest piece such a segment is cut into where no sentence mark comes sooner
+LONGEST_PIECE = 400
+_SENTENCE_END = re.compile(r"[。？！；○]+[」』”’]*")
+
+
+def _sentence_pieces(text: str, seg: Segment) -> list[Segment]:
+    """``seg`` itself, or, if it is a long undecided stretch, its sentences as undecided segments."""
+    if seg.evidence != "default" or seg.end - seg.start <= LONG_UNDECIDED:
+        return [seg]
+    out: list[Segment] = []
+    start = seg.start
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, seg.start, seg.end)] + [seg.end]
+    for end in ends:
+        while end - start > LONGEST_PIECE:
+            out.append(Segment(seg.layer, start, start + LONGEST_PIECE, text[start:start + LONGEST_PIECE], "default", seg.score))
+            start += LONGEST_PIECE
+        if end > start:
+            out.append(Segment(seg.layer, start, end, text[start:end], "default", seg.score))
+            start = end
+    return out
+
+
+def _merge_pieces(text: str, segments: list[Segment], cut: set[tuple[int, int]]) -> list[Segment]:
+    """Join consecutive pieces of one cut-up stretch that got the same layer (the lower score)."""
+    out: list[Segment] = []
+    for seg in segments:
+        last = out[-1] if out else None
+        if (last is not None and (last.start, last.end) in cut and (seg.start, seg.end) in cut
+                and last.end == seg.start and last.layer == seg.layer):
+            joined = Segment(seg.layer, last.start, seg.end, text[last.start:seg.end], seg.evidence, min(last.score, seg.score))
+            out[-1] = joined
+            cut.add((joined.start, joined.end))
+        else:
+            out.append(seg)
+    return out
+
+
+def _within(ranges: list[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:
+    """The sorted, disjoint ``ranges`` that overlap ``[start, end)`` (by bisection: documents
+    can hold tens of thousands of segments and of removed ranges)."""
+    i = bisect.bisect_left(ranges, (start, start)) - 1
+    i = max(i, 0)
+    out = []
+    while i < len(ranges) and ranges[i][0] < end:
+        if ranges[i][1] > start:
+            out.append(ranges[i])
+        i += 1
+    return out
+
+
+@dataclass
+class _GivenBreaks:
+    """Breaks already predicted for one text, behind the splitter interface of ``split_units``."""
+
+    found: list
+
+    def breaks(self, _text: str) -> list:
+        return self.found
 
 
 class DocumentProcessor:
@@ -103,13 +167,22 @@ class DocumentProcessor:
         result = segment_layers(text, meta.get("source"))
         segments = result.segments
         if any(s.evidence == "default" for s in segments) and self.layer_model is not None:
-            segments = self.layer_model.resolve_segments(text, segments, result.removed)
+            if any(s.evidence == "default" and s.end - s.start > LONG_UNDECIDED for s in segments):
+                # a stretch this long is no run-together line but a whole undecided text (a dump
+                # without line breaks, an unknown layout): its sentences are classified one by one,
+                # without the character-level splitter, whose cost would grow with the stretch
+                pieces = [p for seg in segments for p in _sentence_pieces(text, seg)]
+                cut = {(p.start, p.end) for p in pieces} - {(seg.start, seg.end) for seg in segments}
+                resolved = self.layer_model.resolve_segments(text, pieces, result.removed, splitter=None)
+                segments = _merge_pieces(text, resolved, cut)
+            else:
+                segments = self.layer_model.resolve_segments(text, segments, result.removed)
         return result.layout, segments, result.removed
 
     def process(self, record: dict[str, Any]) -> dict[str, Any]:
         from pipeline.actions import Passage
         from pipeline.text.normalise import segment_view
-        from pipeline.text.sentences import is_punctuated, split_units
+        from pipeline.text.sentences import split_units
 
         clock = time.perf_counter
         t0 = clock()
@@ -121,7 +194,7 @@ class DocumentProcessor:
         meta = out.get("meta")
         if isinstance(meta, dict) and "encoding" in meta and layout != "record":  # a whole file we read
             meta.setdefault("layout", layout)
-        drop = [(r.start, r.end) for r in removed]
+        drop = sorted((r.start, r.end) for r in removed)
         tag_layers = set(self.config.get("nlp", {}).get("tag_layers", ["JING", "ZHU", "SHU"]))
         action_layers = set(self.config.get("actions", {}).get("layers", ["JING"]))
 
@@ -129,15 +202,16 @@ class DocumentProcessor:
         clauses: list[dict[str, Any]] = []
         spans: list[dict[str, Any]] = []
         passages: list[Passage] = []
-        for seg in segments:
-            t1 = clock()
-            view = segment_view(text, seg.start, seg.end, drop)
+        t1 = clock()
+        views = [(seg, segment_view(text, seg.start, seg.end, _within(drop, seg.start, seg.end))) for seg in segments]
+        views = [(seg, view) for seg, view in views if view.text]
+        t2 = clock()
+        self.timings["normalise"] += t2 - t1
+        given = self._breaks(views)
+        self.timings["sentences"] += clock() - t2
+        for n, (seg, view) in enumerate(views):
             t2 = clock()
-            self.timings["normalise"] += t2 - t1
-            if not view.text:
-                continue
-            splitter = self.splitter if seg.layer != "OTHER" and not is_punctuated(view.text) else None
-            sents, clas = split_units(view.text, splitter)
+            sents, clas = split_units(view.text, given.get(n))
             t3 = clock()
             self.timings["sentences"] += t3 - t2
             for s, e in sents:
@@ -167,6 +241,17 @@ class DocumentProcessor:
         out["actions"] = [a.to_dict() for a in actions]
         out["removed"] = [r.to_dict() for r in removed]
         return out
+
+    def _breaks(self, views: list) -> dict[int, "_GivenBreaks"]:
+        """The 斷句 of every unpunctuated 經/注/疏 view of a document, in one batch (the model is
+        much faster on many texts at once), each with its layer's features. Index → splitter."""
+        from pipeline.text.sentences import is_punctuated
+
+        wanted = [n for n, (seg, view) in enumerate(views) if seg.layer != "OTHER" and not is_punctuated(view.text)]
+        if not wanted or self.splitter is None:
+            return {}
+        found = self.splitter.breaks_many([views[n][1].text for n in wanted], [views[n][0].layer for n in wanted])
+        return {n: _GivenBreaks(b) for n, b in zip(wanted, found)}
 
     def _tag(self, view_text: str) -> list[tuple[int, int, str]]:
         from pipeline.nlp import tag_spans

@@ -7,6 +7,9 @@ Order of output follows order of input whatever finishes first; finished documen
 from __future__ import annotations
 
 import json
+import multiprocessing
+import shutil
+import tempfile
 import time
 from collections import Counter, deque
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -22,6 +25,8 @@ _WORKER: dict[str, DocumentProcessor] = {}
 
 
 def _worker_init(config: dict[str, Any]) -> None:
+    if "proc" in _WORKER:  # forked from a parent that had loaded the models: share its pages
+        return
     proc = DocumentProcessor(config)
     proc.preload()
     _WORKER["proc"] = proc
@@ -70,6 +75,7 @@ class BatchRunner:
         scheduler: Optional[str] = None,
         resume: bool = True,
         on_result: Optional[Callable[[Stats], None]] = None,
+        processor: Optional[DocumentProcessor] = None,
     ):
         if executor not in ("local", "dask"):
             raise ValueError(f"unknown executor {executor!r}: use 'local' or 'dask'")
@@ -80,17 +86,34 @@ class BatchRunner:
         self.resume = resume
         self.on_result = on_result
         self.fingerprint = config_fingerprint(config)
+        #: a processor whose models are loaded already (the CLI loads them to fail early): reused
+        #: in process, and inherited by forked workers instead of each loading its own copy
+        self.processor = processor
 
     # -- execution backends: each yields (index, output record) --------------------------------------
     def _local(self, todo: Iterable[tuple[int, InputItem]]) -> Iterator[tuple[int, dict[str, Any]]]:
         if self.jobs == 1:
-            proc = DocumentProcessor(self.config)
+            proc = self.processor or DocumentProcessor(self.config)
             proc.preload()
             for index, item in todo:
                 yield index, proc.process_item(item)
             return
         window = self.jobs * 4
-        with ProcessPoolExecutor(self.jobs, initializer=_worker_init, initargs=(self.config,)) as pool:
+        context = None
+        if "fork" in multiprocessing.get_all_start_methods():
+            # workers forked from this process share the loaded models (copy-on-write pages)
+            context = multiprocessing.get_context("fork")
+            proc = self.processor or DocumentProcessor(self.config)
+            proc.preload()
+            _WORKER["proc"] = proc
+        try:
+            yield from self._pool(todo, window, context)
+        finally:
+            if context is not None and self.processor is None:
+                _WORKER.pop("proc", None)
+
+    def _pool(self, todo, window: int, context) -> Iterator[tuple[int, dict[str, Any]]]:
+        with ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_worker_init, initargs=(self.config,)) as pool:
             pending: deque[tuple[int, Future]] = deque()
             for index, item in todo:
                 pending.append((index, pool.submit(_worker_process, item)))
@@ -131,7 +154,20 @@ class BatchRunner:
     # -- the run --------------------------------------------------------------------------------------
     def run(self, inputs: Iterable[str], output: Path) -> RunReport:
         output = Path(output)
-        store = ResultStore(output.with_name(output.name + ".d")) if self.resume else None
+        spool: Optional[Path] = None
+        if self.resume:
+            store = ResultStore(output.with_name(output.name + ".d"))
+        else:  # finished documents wait on disk, not in memory, until the output is written
+            output.parent.mkdir(parents=True, exist_ok=True)
+            spool = Path(tempfile.mkdtemp(prefix=f".{output.name}.", dir=output.parent))
+            store = ResultStore(spool)
+        try:
+            return self._run(inputs, output, store)
+        finally:
+            if spool is not None:
+                shutil.rmtree(spool, ignore_errors=True)
+
+    def _run(self, inputs: Iterable[str], output: Path, store: ResultStore) -> RunReport:
         report = RunReport()
         started = time.perf_counter()
         # index -> ("key", key) for stored results, ("inline", record) for failures and uncached runs
@@ -147,7 +183,7 @@ class BatchRunner:
                     self._account(report, out, index)
                     continue
                 key = record_key(item.record, self.fingerprint)
-                cached = store.get(key) if store is not None else None
+                cached = store.get(key) if self.resume else None
                 if cached is not None:
                     slots.append(("key", key))
                     report.reused += 1
@@ -160,7 +196,7 @@ class BatchRunner:
         backend = self._dask if self.executor == "dask" else self._local
         for index, out in backend(feed()):
             key = todo_keys.pop(index)
-            if store is not None and "error" not in out:
+            if "error" not in out:
                 store.put(key, out)
                 slots[index] = ("key", key)
             else:

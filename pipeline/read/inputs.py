@@ -36,11 +36,12 @@ def expand_paths(inputs: Iterable[str]) -> Iterator[Path]:
                 yield path  # reported as missing
             yield from (Path(m) for m in matches if Path(m).is_file())
         elif path.is_dir():
-            for sub in sorted(path.rglob("*")):
-                if sub.is_file() and not sub.name.startswith(".") and (
-                    sub.suffix.lower() in TEXT_SUFFIXES | JSONL_SUFFIXES
-                ):
-                    yield sub
+            # listed once, when the folder is reached: a file that disappears later is reported
+            # as unreadable in its place, never silently skipped
+            yield from [
+                sub for sub in sorted(path.rglob("*"))
+                if sub.is_file() and not sub.name.startswith(".") and sub.suffix.lower() in TEXT_SUFFIXES | JSONL_SUFFIXES
+            ]
         else:
             yield path
 

@@ -1,0 +1,135 @@
+"""Properties that hold for any input: readers, the normaliser's offset maps, the tuple extractor.
+
+Inputs are built from the things real editions hold — 經 clauses from the seeds, commentary
+markers (鄭注, 註曰, ○疏曰, [疏], 「X」至「Y」), Kanripo furniture and entities, astral
+characters, HTML fragments, spam-like ASCII — shuffled and cut at random, plus arbitrary bytes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline.labels import LAYERS, SPAN_LABELS
+
+CLAUSES = [
+    "主人坐取爵于篚", "降洗", "賓降", "主人坐奠爵于階前", "辭", "賓對", "主人與賓三揖", "至于階",
+    "三讓", "主人升", "賓升", "主人阼階上當楣北面再拜", "賓西階上答拜", "司射適堂西", "袒決遂",
+    "取弓于階西", "兼挾乘矢", "升自西階", "階上北面告于賓曰", "弓矢既具", "有司請射", "賓對曰",
+    "某不能", "為二三子許諾", "主人以介揖讓升", "拜如賓禮", "不告旨", "若有諸公則如賓禮",
+]
+MARKS = ["，", "。", "；", "、", "：", "「", "」", ""]
+FURNITURE = [
+    "鄭注", "註曰", "○疏曰", "[疏]", "○釋曰：", "「主人」至「拜辱」", "○注「戒警」至「門也」",
+    "(案：舊本作某)", "楊氏曰：", "<pb:KR1d0014_001-1a>", "¶", "#+TITLE: 儀禮注疏", "&KR0925;",
+    "𧰼", "𧃊", "\n", "\n\n", "\u3000\u3000", " ", "<p class=\"jing\">", "</p>", "(12)",
+    "www.example.com 免費下載", "上一頁 下一頁", "戒，警也。", "謂賓拜也。",
+]
+PIECES = st.one_of(st.sampled_from(CLAUSES), st.sampled_from(MARKS), st.sampled_from(FURNITURE),
+                   st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x2FFFF), max_size=4))
+documents = st.lists(PIECES, max_size=60).map("".join)
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def assert_valid(record: dict) -> None:
+    text = record["text"]
+    for key in ("segments", "sentences", "clauses", "spans", "removed"):
+        for item in record[key]:
+            assert 0 <= item["start"] <= item["end"] <= len(text), (key, item)
+            if "text" in item:
+                assert text[item["start"]:item["end"]] == item["text"], (key, item)
+    for seg in record["segments"]:
+        assert seg["layer"] in LAYERS
+    for span in record["spans"]:
+        assert span["label"] in SPAN_LABELS and span["end"] > span["start"]
+    for act in record["actions"]:
+        assert 0 <= act["start"] < act["end"] <= len(text)
+        assert isinstance(act["verb"], str) and act["verb"]
+
+
+@SETTINGS
+@given(documents, st.sampled_from([None, "x.txt", "x.xhtml", "KR1d0014_001.txt", "juan08.txt"]))
+def test_reader_segments_are_ordered_valid_slices(text, source):
+    from pipeline.layers import segment_layers
+
+    result = segment_layers(text, source)
+    last = 0
+    for seg in result.segments:
+        assert last <= seg.start <= seg.end <= len(text)
+        assert text[seg.start:seg.end] == seg.text
+        last = seg.end
+    for rem in result.removed:
+        assert 0 <= rem.start <= rem.end <= len(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=400))
+def test_decoding_any_bytes_gives_text_or_a_named_error(data):
+    from pipeline.read.decode import DecodeError, decode_bytes
+
+    try:
+        text, encoding = decode_bytes(data, "some/file.txt")
+    except DecodeError as exc:
+        assert "some/file.txt" in str(exc)
+    else:
+        assert isinstance(text, str) and encoding
+        # what was decoded encodes back to the same bytes (BOM aside): nothing invented or lost
+        raw = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+        assert text.encode(encoding.replace("utf-8-sig", "utf-8")) == raw
+
+
+@SETTINGS
+@given(documents, st.data())
+def test_normalised_view_round_trips_to_the_raw_text(text, data):
+    from pipeline.text.normalise import normalise_str, segment_view
+
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    drops = [m.span() for m in re.finditer(r"<pb:[^>]*>|¶", text) if start <= m.start() and m.end() <= end]
+    view = segment_view(text, start, end, drops)
+    assert len(view.starts) == len(view.ends) == len(view.text)
+    for i, ch in enumerate(view.text):
+        s, e = view.to_raw(i, i + 1)
+        assert start <= s < e <= end
+        written = text[s:e]
+        assert not any(a <= s < b for a, b in drops)
+        if e - s == 1:  # one raw char: the view holds its matching form
+            assert ch == normalise_str(written)
+        else:  # an entity folded to one private-use char
+            assert re.fullmatch(r"&[A-Za-z][A-Za-z0-9_-]*;", written)
+
+
+@pytest.fixture(scope="module")
+def processor():
+    from pipeline.process import DocumentProcessor
+
+    proc = DocumentProcessor()
+    proc.preload()
+    return proc
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.sampled_from(CLAUSES), st.sampled_from(MARKS)), max_size=25),
+       st.sampled_from(["JING", None]))
+def test_extractor_on_any_mix_of_clauses_never_fails(processor, parts, layer):
+    text = "".join(c + m for c, m in parts)
+    record = {"text": text, "meta": {"layer": layer} if layer else {}}
+    out = processor.process(record)
+    assert_valid(out)
+    if layer == "JING":
+        # each act's evidence lies in the text: its verb's lemma or a written form of it is there
+        for act in out["actions"]:
+            assert act["surface"] in text[act["start"]:act["end"]] or act["surface"] in text
+
+
+@SETTINGS
+@given(documents)
+def test_process_item_never_raises(processor, text):
+    from pipeline.read.inputs import InputItem
+
+    out = processor.process_item(InputItem("mem", {"text": text}))
+    assert "error" not in out, out["error"]  # any text is a document: nothing in it may break a stage
+    assert_valid(out)
