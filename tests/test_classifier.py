@@ -185,3 +185,46 @@ def test_resolve_segments_splits_an_undecided_line(shipped):
     assert [s.layer for s in model][:2] == ["JING", "ZHU"]
     assert model[0].start == start and model[-1].end == len(text)
     assert all(0.0 < s.score <= 1.0 and s.text == text[s.start : s.end] for s in model)
+
+
+# -- what the scholar reads: 反切, 疏 odds, a 注 repeating its 經 ---------------------------------
+
+
+def test_fan_of_the_jing_is_not_a_fanqie():
+    from pipeline.layers.features import feature_names, scholar_features
+
+    names = feature_names()
+    row = dict(zip(names, scholar_features("司馬降，釋弓反位。")))
+    assert row["fanqie_end_any"] == 0.0
+    row = dict(zip(names, scholar_features("鄉，許亮反。")))
+    assert row["fanqie_end_any"] == 1.0
+
+
+def test_shu_odds_come_from_their_own_sigmoid(shipped):
+    # a 經 sentence of 鄉射禮 (seed 001's chapter): hardly 疏 at all, whichever of 經/注 it is
+    text = "主人阼階上答拜。"
+    p = shipped.text_proba([text])[0]
+    assert abs(p.sum() - 1.0) < 1e-6
+    assert p[LAYERS.index("SHU")] < 0.05
+    plain = shipped.text_proba([text], separate=False)[0]
+    assert plain.argmax() == p.argmax()
+
+
+def test_a_piece_opening_on_the_words_before_it_reads_as_zhu(shipped):
+    # 士相見禮: 經 「…固請吾子之就家也…」, then the 注 「固，如故也。」 glossing its 固
+    splitter = shipped.splitter_
+    text = "主人對曰︰「某不敢為儀，固請吾子之就家也，某將走見。」固，如故也。"
+    spans = splitter._pieces(text)
+    cats = splitter._quote_cats(text, spans)
+    assert cats == ["0", "1P"]
+    factors = splitter.quote_factors_["1P"]
+    assert factors[splitter.layers.index("ZHU")] > factors[splitter.layers.index("JING")]
+
+
+def test_unpunctuated_cue_cuts_propose_the_seam(shipped):
+    # SBCK 士相見禮 with its parentheses dropped: 經 若有將食者… then 注 將食猶進食謂膳宰也
+    splitter = shipped.splitter_
+    jing = "若有將食者則俟君之食然後食"
+    text = jing + "將食猶進食謂膳宰也"
+    cuts = splitter._cue_cuts(text, "q")
+    assert len(jing) in cuts

@@ -132,6 +132,8 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], bool]] = {
     "yu_commentary": (re.compile("於"), False),
     # none of the three layers
     "fanqie": (re.compile(f"{_NP}{{1,2}}反"), False),
+    # a 反切 closes its note: 「鄉，許亮反。」; 反位 / 反命 / 反注 of the 經 and 注 do not
+    "fanqie_end": (re.compile(f"{_NP}{{2}}反(?:{_P}|[)）]|$)"), False),
     "chapter_title": (re.compile("第[一二三四五六七八九十]+|卷[一二三四五六七八九十]+|卷第"), False),
     "modern": (re.compile("[的了们这吗呢啊么]|什么|就是|没有|他们|我们"), False),
     "later_scholar": (re.compile("[张杨朱程吕陈李王][子氏]曰|愚按|愚谓|今按|臣.{1,4}按"), False),

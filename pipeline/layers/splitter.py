@@ -185,6 +185,11 @@ class RunTogetherSplitter(BaseEstimator):
         max_iterations: int = 60,
         min_piece: int = 2,
         crf_smoothing: float = 0.2,
+        max_segment: int = 8,
+        decoding: str = "pieces",
+        quote_lookback: int = 160,
+        quote_weight: float = 1.0,
+        extra_cuts: str = "qwW",
         random_state: int = 0,
     ):
         self.layers = layers
@@ -195,6 +200,11 @@ class RunTogetherSplitter(BaseEstimator):
         self.max_iterations = max_iterations
         self.min_piece = min_piece
         self.crf_smoothing = crf_smoothing
+        self.max_segment = max_segment
+        self.decoding = decoding
+        self.quote_lookback = quote_lookback
+        self.quote_weight = quote_weight
+        self.extra_cuts = extra_cuts
         self.random_state = random_state
 
     # -- features -----------------------------------------------------------------------------
@@ -286,7 +296,81 @@ class RunTogetherSplitter(BaseEstimator):
         self.crf_.fit(X, Y)
         self.scorer_ = WindowScorer.average(scorers)
         self.piece_transitions_ = self._piece_transitions(streams if streams is not None else sequences)
+        self.unit_transitions_ = self._unit_transitions(streams if streams is not None else sequences)
+        self.quote_factors_ = self._quote_factors(streams if streams is not None else sequences)
         return self
+
+    # -- the 注 repeats the 經 it explains ------------------------------------------------------
+    def _quote_cats(self, text: str, spans: Sequence[tuple[int, int]]) -> list[str]:
+        """For each piece: how long a start of it repeats the text just before, and what follows.
+
+        A 注 sentence opens with the words of the 經 it glosses, then a comma or a gloss word:
+        「不敢為儀，言不敢外貌為威儀」 after 「某不敢為儀」; 「將食猶進食」 after 「若有將食者」.
+        The category is the repeated length (0–4+) and ``P`` (punctuation follows), ``G`` (a
+        gloss word 也/謂/猶/者/之言/曰/言 follows) or ``-``.
+        """
+        folded = fold_script(text)
+        out = []
+        for a, b in spans:
+            pos = [i for i in range(a, b) if is_han(folded[i])]
+            piece = "".join(folded[i] for i in pos)
+            before = [i for i in range(max(0, a - 3 * self.quote_lookback), a) if is_han(folded[i])][-self.quote_lookback :]
+            window = "".join(folded[i] for i in before)
+            n = 0
+            while n < min(6, len(piece)) and piece[: n + 1] in window:
+                n += 1
+            if n == 0:
+                out.append("0")
+                continue
+            nxt = pos[n] if n < len(pos) else b
+            gap = folded[pos[n - 1] + 1 : nxt]
+            rest = piece[n : n + 2]
+            flag = "P" if gap.strip() else ("G" if rest[:1] in "也谓犹者曰言" or rest == "之言" else "-")
+            out.append(f"{min(n, 4)}{flag}")
+        return out
+
+    def _quote_factors(self, sequences: Sequence[Pieces]) -> dict[str, np.ndarray]:
+        """log P(category | layer) − log P(category) of :meth:`_quote_cats`, from training documents."""
+        k = len(self.layers)
+        counts: dict[str, np.ndarray] = {}
+        for seq in sequences:
+            text, spans, labels, offset = "", [], [], 0
+            for layer, unit in seq:
+                for piece in _sentences(unit):
+                    if layer in self.layers:
+                        spans.append((offset, offset + len(piece)))
+                        labels.append(self.layers.index(layer))
+                    offset += len(piece)
+                text += unit
+            for cat, j in zip(self._quote_cats(text, spans), labels):
+                counts.setdefault(cat, np.zeros(k))[j] += 1
+        if not counts:
+            return {}
+        cats = sorted(counts)
+        table = np.array([counts[c] for c in cats]) + 1.0
+        given = table / table.sum(axis=0, keepdims=True)  # P(cat | layer)
+        marginal = table.sum(axis=1) / table.sum()
+        return {c: np.log(given[r]) - np.log(marginal[r]) for r, c in enumerate(cats)}
+
+    def _quote_emissions(self, text: str, spans: Sequence[tuple[int, int]]) -> np.ndarray:
+        factors = getattr(self, "quote_factors_", None)
+        out = np.zeros((len(spans), len(self.layers)))
+        if not factors:
+            return out
+        for r, cat in enumerate(self._quote_cats(text, spans)):
+            if cat in factors:
+                out[r] = factors[cat]
+        return out
+
+    def _unit_transitions(self, sequences: Sequence[Pieces]) -> np.ndarray:
+        """Layer-to-layer transitions between consecutive units (runs of one layer) of the training documents."""
+        k = len(self.layers)
+        counts = np.ones((k, k))
+        for seq in sequences:
+            labels = [self.layers.index(layer) for layer, _text in seq if layer in self.layers]
+            for a, b in zip(labels, labels[1:]):
+                counts[a, b] += 1
+        return counts / counts.sum(axis=1, keepdims=True)
 
     def _piece_transitions(self, sequences: Sequence[Pieces]) -> np.ndarray:
         """Layer-to-layer transitions between consecutive sentences (pieces) of the training strings."""
@@ -323,19 +407,126 @@ class RunTogetherSplitter(BaseEstimator):
             return spans or [(0, len(text))]
         cuts = {i + 1 for i, ch in enumerate(text) if ch in _PIECE_ENDS}
         cuts |= {start for start, _end, _layer in _runs_of(self._crf_labels(text))[1:]}
+        mode = str(getattr(self, "extra_cuts", "") or "")
+        if mode:
+            cuts |= self._cue_cuts(text, mode)
         bounds = [0] + sorted(c for c in cuts if 0 < c < len(text)) + [len(text)]
         return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
 
+    def _cue_cuts(self, text: str, mode: str) -> set[int]:
+        """Extra places an unpunctuated 注 may begin (raw offsets).
+
+        ``q``: where two or more characters repeat the text just before and a gloss word
+        (也/謂/猶/者/之言) follows within three characters — a 注 opening on the 經's words
+        (「不敢為儀言不敢外貌為威儀」); ``w``: where the window model's 經-minus-注 score turns
+        from the left side's favour to the right side's (16-character windows); ``W``: also where
+        it turns from 注 to 經.
+        """
+        folded = fold_script(text)
+        pos = han_positions(folded)
+        han = "".join(folded[i] for i in pos)
+        out: set[int] = set()
+        if "q" in mode:
+            rep = _repeat_lengths(han, self.lookback, cap=4)
+            for j, n in enumerate(rep):
+                if n >= 2 and j > 0 and any(g in han[j + n : j + n + 3] for g in ("也", "谓", "犹", "者", "之言")):
+                    out.add(pos[j])
+        if "w" in mode and "JING" in self.scorer_.layers and "ZHU" in self.scorer_.layers:
+            J, Z = self.scorer_.layers.index("JING"), self.scorer_.layers.index("ZHU")
+            widths = list(self.scorer_.widths)
+            w = 16 if 16 in widths else widths[-1]
+            left, right, _c = self.scorer_.window_scores(han)[widths.index(w)]
+            d = (left[:, J] - left[:, Z]) - (right[:, J] - right[:, Z])
+            for j in range(2, len(han) - 2):
+                if d[j] > 0 and d[j] >= d[j - 1] and d[j] >= d[j + 1] and left[j, J] > left[j, Z] and right[j, Z] > right[j, J]:
+                    out.add(pos[j])
+                if "W" in mode and d[j] < 0 and d[j] <= d[j - 1] and d[j] <= d[j + 1] and left[j, Z] > left[j, J] and right[j, J] > right[j, Z]:
+                    out.add(pos[j])  # and from 注 to 經
+        return out
+
     def _piece_labels(self, text: str, classifier: Any) -> list[str]:
+        if getattr(self, "decoding", "pieces") == "segments" and hasattr(self, "unit_transitions_"):
+            return self._segment_labels(text, classifier)
+        return self._sentence_labels(text, classifier)
+
+    def _proba(self, classifier: Any, texts: list[str]) -> np.ndarray:
+        try:
+            return classifier.text_proba(texts, separate=False)
+        except TypeError:  # a classifier without the 疏 sigmoid
+            return classifier.text_proba(texts)
+
+    def _segment_labels(self, text: str, classifier: Any) -> list[str]:
+        """Semi-Markov decoding: runs of consecutive pieces, each run scored by the classifier as one text.
+
+        A 經 of three sentences reads as 經 far more surely as a whole than sentence by sentence;
+        so every run of up to ``max_segment`` pieces is a candidate unit, scored on its whole
+        text, and a Viterbi pass over the piece boundaries with the learned unit-to-unit
+        transitions (經 → 注 → 經 …, 經 → 經 rare) picks the units and their layers.
+        """
         from pipeline.labels import LAYERS
 
         spans = self._pieces(text)
-        proba = classifier.text_proba([text[a:b] for a, b in spans])
+        n, k = len(spans), len(self.layers)
+        L = max(1, int(self.max_segment))
+        cands = [(i, j) for i in range(n) for j in range(i + 1, min(n, i + L) + 1)]
+        proba = self._proba(classifier, [text[spans[i][0] : spans[j - 1][1]] for i, j in cands])
+        cols = [LAYERS.index(layer) for layer in self.layers]
+        # likelihood ratios (posterior over prior), so one run and several runs are comparable
+        emis = np.log(np.clip(proba[:, cols], 1e-12, None)) + np.log(len(self.layers)) * float(getattr(self, "segment_bonus", 1.0))
+        if "SHU" in self.layers:
+            crf = self._crf_labels(text)
+            is_shu = np.array([label == "SHU" for label in crf], dtype=float)
+            csum = np.concatenate([[0.0], np.cumsum(is_shu)])
+            for row, (i, j) in enumerate(cands):
+                a, b = spans[i][0], spans[j - 1][1]
+                shu = (csum[b] - csum[a]) / max(b - a, 1)
+                for c, layer in enumerate(self.layers):
+                    emis[row, c] += np.log((shu if layer == "SHU" else 1.0 - shu) + self.crf_smoothing)
+        index = {c: r for r, c in enumerate(cands)}
+        trans = np.log(self.unit_transitions_)
+        best = np.full((n + 1, k), -np.inf)
+        back: list[list[tuple[int, int]]] = [[(-1, -1)] * k for _ in range(n + 1)]
+        for j in range(1, n + 1):
+            for i in range(max(0, j - L), j):
+                e = emis[index[(i, j)]]
+                if i == 0:
+                    for c in range(k):
+                        if e[c] > best[j, c]:
+                            best[j, c], back[j][c] = e[c], (0, -1)
+                    continue
+                total = best[i][:, None] + trans  # previous layer × this layer
+                prev = total.argmax(axis=0)
+                for c in range(k):
+                    v = total[prev[c], c] + e[c]
+                    if v > best[j, c]:
+                        best[j, c], back[j][c] = v, (i, int(prev[c]))
+        out = [""] * len(text)
+        j, c = n, int(best[n].argmax())
+        while j > 0:
+            i, p = back[j][c]
+            for pos in range(spans[i][0], spans[j - 1][1]):
+                out[pos] = self.layers[c]
+            j, c = i, p
+        # characters outside the pieces (none expected): the layer before
+        current = next((x for x in out if x), self.layers[0])
+        for pos in range(len(out)):
+            if out[pos]:
+                current = out[pos]
+            else:
+                out[pos] = current
+        return out
+
+    def _sentence_labels(self, text: str, classifier: Any) -> list[str]:
+        from pipeline.labels import LAYERS
+
+        spans = self._pieces(text)
+        proba = self._proba(classifier, [text[a:b] for a, b in spans])
         cols = [LAYERS.index(layer) for layer in self.layers]
         # a product of two experts on 疏 against the rest: the classifier, and the share of the
         # piece's characters the CRF calls 疏 (the CRF tells 疏 well, a lone 疏 sentence can read
         # like 注); 經 against 注 is the classifier's alone
         emis = np.log(np.clip(proba[:, cols], 1e-12, None))
+        emis += float(self.quote_weight) * self._quote_emissions(text, spans)
         if "SHU" in self.layers:
             crf = self._crf_labels(text)
             shu = np.array([sum(1 for i in range(a, b) if crf[i] == "SHU") / max(b - a, 1) for a, b in spans])

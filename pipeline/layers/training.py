@@ -302,12 +302,17 @@ def write_model_card(folder: Path, info: dict[str, Any], evaluation: Optional[Pa
         "",
         "- Classifier: character 1–4-grams (TF-IDF) of a script-folded, punctuation-free copy of the text, plus the cues of "
         "`pipeline/layers/features.py` (glosses 「X，Y也」, 謂/猶/者, 「X」至「Y」 heads, 釋曰, 云…者, 《…》, length, "
-        "punctuation density, 反切, modern vernacular), a linear SVM, and a softmax over its decision values whose "
-        f"temperature ({info['temperature']}) was fitted on held-out chapters. With a document's order of units, "
-        "forward–backward over learned layer transitions smooths the probabilities.",
-        "- Splitter (`splitter_`): cuts run-together text into sentences (or, unpunctuated, 也/矣/焉 clauses and the "
-        "seams of a character CRF over window scores, punctuation and repetition cues), scores each piece with the "
-        "classifier and picks the layers by Viterbi over learned sentence-to-sentence transitions.",
+        "punctuation density, 反切 closing a note, modern vernacular), a linear SVM, and a softmax over its decision values whose "
+        f"temperature ({info['temperature']}) was fitted on held-out chapters; the odds of 疏 against the rest come from "
+        "their own sigmoid of the 疏 margin (fitted on the same held-out chapters), because the SVM tells 疏 apart far more "
+        "surely than 經 from 注. With a document's order of units, forward–backward over learned layer transitions smooths "
+        "the probabilities.",
+        "- Splitter (`splitter_`): cuts run-together text into sentences (or, unpunctuated, 也/矣/焉 clauses, the seams of a "
+        "character CRF over window scores, punctuation and repetition cues, places where two or more characters repeat the "
+        "text just before and a gloss word follows, and places where the window model turns from 經 to 注), scores each "
+        "piece with the classifier, adds how the piece's opening repeats the text before it (a 注 opens on the words of "
+        "its 經: 「不敢為儀，言…」; learned as per-layer likelihood ratios from the training documents), and picks the "
+        "layers by Viterbi over learned sentence-to-sentence transitions.",
         "",
         "## Data",
         "",
