@@ -70,6 +70,10 @@ class Piece:
     other_verb: bool = False
     #: the piece is about a thing (篚在其南, 水在洗東): its place is no participant's
     thing_topic: bool = False
+    #: the thing that is the topic (薦俎從設: 薦俎), for the placing verbs of the piece
+    topic: Optional[Span] = None
+    #: the subject only assists (宗人贊祭, 庶子贊授肺): the principal stays the carried actor
+    assist: bool = False
 
 
 _SKIP_BEFORE_PREDICATE = {ADV, NEG, COUNT, RESP, PREFIX, LOCATION, DIR, DANG, FACING_KIND}
@@ -151,6 +155,18 @@ class _Walk:
                 continue
             if SAY in k:
                 break  # speech follows to the clause end
+            if ACTOR in k and t.text == self.voc.xiang and self.tok(i + 1) is not None \
+                    and self.toks[i + 1].text in self.voc.mutual_after_xiang:
+                i += 1  # 相左, 相揖: "each other", not the 相 (the assistant)
+                continue
+            if AND in k and PUNCT not in k and ACTOR in self.kinds(i + 1) and not self.verb_seen \
+                    and self.subject is None and i == self.piece_start:
+                j = self._actor_group_end(i + 1)  # 主人降，及賓盥: together with the 賓, the subject goes on
+                self.with_target = (self.toks[i + 1].start, self.toks[j - 1].end)
+                self.with_word = t.text
+                self.piece.mentions.append(self.with_target)
+                i = j
+                continue
             if ACTOR in k:
                 i = self._actor(i)
                 continue
@@ -174,6 +190,8 @@ class _Walk:
                 self.last_verb_index = -9
                 if t.text in ("使", "作"):
                     self.command = True
+                if t.text in self.voc.assist_words and not self.piece.acts:
+                    self.piece.assist = True
                 i += 1
                 continue
             if PREP in k:
@@ -254,6 +272,13 @@ class _Walk:
         return j
 
     def _actor(self, i: int) -> int:
+        if self.toks[i].text in self.voc.verb_titles and (
+                (self.subject is not None and not self.verb_seen) or not self._predicate_follows(i + 1)):
+            self.verb_seen = True  # 嗣舉奠: the act 舉 with the thing 奠, not the title 舉奠
+            self.piece.other_verb = True
+            self.last = None
+            self.last_verb_index = -9
+            return i + 1
         j = self._actor_group_end(i)
         span = (self.toks[i].start, self.toks[j - 1].end)
         self.piece.mentions.append(span)
@@ -382,6 +407,11 @@ class _Walk:
             if x in self.voc.nounable and self.voc.normalise(last.lemma) in self.voc.object_verbs:
                 last.object = (t.start, t.end)  # 取祭, 受命
                 return i + 1
+            if x in self.voc.noun_after.get(self.voc.normalise(last.lemma), ()) \
+                    and not self.kinds(i + 1) & {OBJECT, ZHI, PREP}:
+                last.object = (t.start, t.end)  # 祭薦, 執奠, 酌奠: the dishes, the cup set down
+                self.last_verb_index = i
+                return i + 1
         if self.command:
             if last is not None and last.lemma == "命" and last.object is None:
                 last.object = (t.start, t.end)
@@ -428,6 +458,9 @@ class _Walk:
         self.last_verb_index = i
         self.verb_seen = True
         self._reset_prefixes()
+        if x in self.voc.command_verbs and self.kinds(i + 1) & {VERB, CHAR, OTHERV} \
+                and not self.kinds(i + 1) & {ACTOR}:
+            self.command = True  # 命送, 命挼祭, 命取矢: what is commanded is no act of its own
         return i + 1
 
     def _pronoun(self, i: int) -> None:
@@ -475,8 +508,12 @@ class _Walk:
                 j += 2
             else:
                 break
+        if self._offering_pieces(start, j):
+            j += 1  # 取黍稷肺祭授尸, 贊籩祭: the offering pieces, not the act 祭
         span = (self.toks[start].start, self.toks[j - 1].end)
         d = self.last
+        if self.piece.thing_topic and not self.verb_seen and self.piece.topic is None:
+            self.piece.topic = span
         if d is not None and self.verb_seen and d.object is None:
             if d.lemma in _MOTION_TO_PLACE and LOCATION in self.kinds(start):
                 self._set_location(d, span, "post")
@@ -485,6 +522,15 @@ class _Walk:
                 if d.lemma == "卒" and self.last_verb_index == start - 1:
                     d.finishes = "飲"  # 卒爵, 卒觶: the drinker empties the cup
         return j
+
+    def _offering_pieces(self, start: int, j: int) -> bool:
+        """Is the 祭 at ``j`` the offering pieces of the food or dish ``toks[start:j]`` (肺祭, 籩祭)?"""
+        t = self.tok(j)
+        if t is None or VERB not in t.kinds or t.lemma != "祭":
+            return False
+        if not self.kinds(start - 1) & {VERB, OTHERV} or self.toks[j - 1].text[-1:] not in self.voc.offering_sources:
+            return False  # only a verb's object (取肺祭), not a place (擩于醢祭)
+        return not self.kinds(j + 1) & {OBJECT, ZHI, PREP, LOCATION}
 
     def _run_end(self, i: int) -> int:
         """End index of a place phrase starting at ``i`` (阼階上當楣, 篚下, 主人之北, 薦東)."""

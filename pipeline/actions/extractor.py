@@ -38,6 +38,10 @@ Who acts (``actor``, ``actor_inferred``)
   the subject (主人一相) does not replace it, and one right after a verb outside the closed list
   is that verb's object (賓厭眾賓升 → 升 is the 賓's). A participant after a side word followed by
   a predicate is a place (主人介右北面拜送爵: 介右), except the hands (尸左執角: 左執).
+* A clause whose subject only assists (宗人贊祭, 庶子贊授肺) does not take over the carried
+  actor: the principal's sequence goes on after it. 及X opening a clause (主人降，及賓盥) names the
+  partner; the subject carries on. A thing as topic of 從 入 出 設 加 (肝從, 俎入設, 薦俎設于其位)
+  has no agent (None), and for 設 / 加 it is the object.
 * 皆 after a written subject keeps that subject as written (眾賓皆入 → 眾賓); 皆 never splits a
   plural actor. A plural written as X及Y / X、Y / X與Y (with a verb that is not 揖 讓 拜) is one actor.
 
@@ -49,7 +53,9 @@ Roles
   declined (卒洗, 辭降), for 拜 the thing of its purpose (拜送爵); for 命 the act commanded, which
   gives no tuple of its own (命弟子納射器). 以 + thing is an instrument, not the object.
 * Closed-list characters that are not acts here: names (司射, 釋獲者, 舉觶者 and any VERB…者), places
-  (洗南, 薦西, 適洗), things (射器, 取祭, 受命, 聽命, 所設), adverbs (反 / 復 / 即 / 就 right before
+  (洗南, 薦西, 適洗), things (射器, 取祭, 受命, 聽命, 所設, 祭薦, 執奠, 酌奠, and X祭 after a food or
+  dish that is a verb's object: 取黍稷肺祭, 贊籩祭), what 命 commands (命送, 命挼祭), titles made of
+  a verb and a thing except right after a subject (舉奠洗 vs 嗣舉奠), 相 "each other" (相左, 相揖), adverbs (反 / 復 / 即 / 就 right before
   another verb: 反奠之, 復見), and anything after 如初.
 * ``location``: after 于/於/在 or 自 (the source, used when no destination is written), a bare place
   after a verb of motion (即位, 降席, 入門左), or a place written before the verbs of the clause,
@@ -264,8 +270,9 @@ class _Run:
         subject = w(*piece.subject) if piece.subject else None
         for span in piece.mentions:
             self.named.append((w(*span), sentence))
+        principal = self.current
         if not piece.acts:
-            if subject:
+            if subject and not (piece.assist and principal is not None):
                 self.current = subject
             if piece.place or piece.facing or subject:
                 actor = subject or self.current
@@ -281,8 +288,14 @@ class _Run:
             pending = self.pending = None  # another participant acts: the waiting place lapses
         used_pending = False
         for d in piece.acts:
-            actor, inferred = self.actor_of(d, subject, pending, sentence)
+            if piece.thing_topic and subject is None and d.lemma in _THING_SUBJECT_VERBS:
+                actor, inferred = None, True  # 肝從, 俎入設, 薦俎從設: a thing as topic, no agent
+            else:
+                actor, inferred = self.actor_of(d, subject, pending, sentence)
             act = self.action(view, d, actor, inferred)
+            if piece.thing_topic and subject is None and piece.topic and act.object is None \
+                    and d.lemma in _PLACING_VERBS:
+                act.object = view.written(*piece.topic)  # 薦俎設于其位: the thing set is the topic
             if pending is not None and self.key(actor) == pending.actor_key:
                 if act.location is None and pending.place:
                     act.location = pending.place
@@ -311,6 +324,8 @@ class _Run:
                 self.named.append((target, sentence))
         if used_pending:
             self.pending = None
+        if piece.assist and principal is not None:
+            self.current = principal  # 宗人贊祭 / 庶子贊授肺: the principal's sequence goes on
 
     def actor_of(self, d: Draft, subject: Optional[str], pending: Optional[_Pending], sentence) -> tuple[Optional[str], bool]:
         if subject:
@@ -387,6 +402,12 @@ class _Run:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+#: verbs whose written topic may be the thing itself, with no agent (肝從, 席從, 俎入設,
+#: 泰羹湇自門入, 匕皆加于鼎); with other verbs a thing first is only the matter (每一个釋一算)
+_THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
+_PLACING_VERBS = set("設 加".split())
+
+
 def _is_group(name: str, normalise: Callable[[str], str]) -> bool:
     n = normalise(name)
     return n.startswith(("众", "诸", "群", "羣")) or any(c in n for c in "、及与") or n.endswith("耦")

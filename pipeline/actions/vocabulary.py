@@ -53,7 +53,8 @@ NUMBERS = "一 二 三 四 五 六 七 八 九 十 兩 百 千 壹 貳".split()
 OTHER_VERBS = (
     "戒 速 厭 謀 舉 羞 至 視 哭 踊 致 遷 載 錯 布 陳 張 縣 作 使 帥 止 拂 扱 兼 擩 食 嘗 飯 酳 奉 "
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
-    "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改"
+    "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
+    "撫 挼 摶 更 易 遣"
 ).split()
 #: 拜's purposes, folded into the 拜 tuple (SCHEMA: 拜送爵, 拜受爵, 拜洗, 拜至, 拜辱, 拜既爵).
 PURPOSES = "送 受 洗 至 辱 既爵 崇酒 妥 酒".split()
@@ -82,6 +83,21 @@ ADVERBIAL_VERBS = set("反 復 即 就".split())
 COMMAND_VERBS = set("命".split())
 #: verbs whose object is the act declined or finished (辭洗, 辭降, 卒洗, 卒爵)
 ACT_OBJECT_VERBS = {"卒": None, "辭": set("洗 降 拜 升 坐".split())}
+#: a closed-list character right after these verbs is a thing, not a second act: 祭薦 (offers from
+#: the dishes), 執奠 / 酌奠 (the cup set down, the 奠)
+NOUN_AFTER = {"祭": set("薦"), "執": set("奠"), "酌": set("奠")}
+#: foods and dishes whose offering pieces are named X祭 (肺祭, 黍稷肺祭, 籩祭, 豆祭, 膴祭): after a
+#: verb's object of this kind, 祭 is part of the thing (取黍稷肺祭授尸), unless a place or a thing
+#: follows it (擩于醢，祭于豆間). A drinking cup is never such an X: 執爵祭 is the act.
+OFFERING_SOURCES = set("肺 黍 稷 籩 豆 膴 脯 醢 菹 韭".split())
+#: titles made of a verb and its thing (舉奠, the one who raised the 奠): a name only where they
+#: open a predicate; right after a subject (嗣舉奠) they are the act 舉 and the thing 奠
+VERB_TITLES = set("舉奠".split())
+#: participants that only assist the principal (宗人贊祭, 庶子贊授肺) do not take over the
+#: carried actor: the principal's sequence goes on after their clause
+ASSIST_WORDS = set("贊".split())
+#: 相 "each other" before these (相左, 相右, 相揖, 相拜) is an adverb, not the 相 (the assistant)
+MUTUAL_AFTER_XIANG = set("左 右 揖 拜 見 交 答 荅".split())
 #: the count prefixes 再 三 壹 apply to these only (三獻 is "third presentation")
 COUNTED_VERBS = set("拜 揖 讓 辭".split())
 #: places that are also things (席, 筵, 洗 …): a place after a motion verb or 于
@@ -112,6 +128,12 @@ class Vocabulary:
     purposes: set[str] = field(default_factory=set)
     act_objects: dict[str, Optional[set[str]]] = field(default_factory=dict)
     prefixes: dict[str, set[str]] = field(default_factory=dict)
+    noun_after: dict[str, set[str]] = field(default_factory=dict)
+    offering_sources: set[str] = field(default_factory=set)
+    verb_titles: set[str] = field(default_factory=set)
+    assist_words: set[str] = field(default_factory=set)
+    mutual_after_xiang: set[str] = field(default_factory=set)
+    xiang: str = "相"
     zhe: str = "者"
     all_word: str = "皆"
 
@@ -169,6 +191,12 @@ class Vocabulary:
         voc.place_nouns = norm_set(PLACE_NOUNS)
         voc.purposes = norm_set(set(PURPOSES))
         voc.act_objects = {n(k): (norm_set(v) if v else None) for k, v in ACT_OBJECT_VERBS.items()}
+        voc.noun_after = {n(k): norm_set(v) for k, v in NOUN_AFTER.items()}
+        voc.offering_sources = norm_set(OFFERING_SOURCES)
+        voc.verb_titles = norm_set(VERB_TITLES)
+        voc.assist_words = norm_set(ASSIST_WORDS)
+        voc.mutual_after_xiang = norm_set(MUTUAL_AFTER_XIANG)
+        voc.xiang = n("相")
         voc.zhe = n("者")
         voc.all_word = n("皆")
         return voc
