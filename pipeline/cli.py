@@ -239,6 +239,25 @@ def train_stanza_command(
                     + (f", Kyoto test token F1 {f1:.3f})" if f1 is not None else ")"))
 
 
+@train_app.command("spans")
+def train_spans_command(
+    out: Optional[Path] = typer.Option(None, "--out", help="Model folder (default: models/spans)."),
+    chapter: List[str] = typer.Option([], "--chapter", help="Train on these dev chapters only (repeatable; default: all six)."),
+    epochs: Optional[int] = typer.Option(None, "--epochs", help="Training epochs (default: the span model's)."),
+) -> None:
+    """Retrain the span model beside the lexicon (spaCy ner, CPU) on the dev action gold of annotations/actions."""
+    from pipeline.nlp.span_model import train_spans
+
+    settings = {"epochs": epochs} if epochs else None
+    try:
+        info = train_spans(out, chapters=chapter or None, settings=settings, log=err.print)
+    except FileNotFoundError as exc:
+        err.print(f"[red]cannot train the span model:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    Console().print(f"span model: {info['model_dir']} ({info['size_bytes'] / 1e6:.1f} MB, {info['train_seconds']} s, "
+                    f"{info['passages']} training texts from chapters {' '.join(info['chapters'])})")
+
+
 # -- evaluation -----------------------------------------------------------------------------------
 
 RESULTS = Path(__file__).resolve().parents[1] / "bench" / "results"

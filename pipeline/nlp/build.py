@@ -1,7 +1,9 @@
 """Assemble the spaCy pipeline from the yili config's ``[nlp]`` section, and tag a view with it.
 
 ``[nlp] tokenizer`` picks a registered tokenizer (``jieba`` default, ``char``, ``udkanbun``,
-``stanza``); the pipeline then holds one component, ``lexicon_ruler`` (:mod:`pipeline.nlp.ruler`).
+``stanza``); the pipeline then holds one component, ``lexicon_ruler`` (:mod:`pipeline.nlp.ruler`),
+followed by ``span_model`` (:mod:`pipeline.nlp.span_model`) when ``[nlp] span_model`` names a model
+folder (``span_model_mode`` says how its spans join the lexicon's).
 The spaCy config is written as a confection ``Config`` and loaded with spaCy's own loader, so
 ``nlp.config`` / ``nlp.to_disk`` describe the pipeline exactly (import :mod:`pipeline.nlp` before
 ``spacy.load`` so the registered names resolve).
@@ -16,7 +18,7 @@ from confection import Config
 from spacy.language import Language
 
 # registering modules: importing them puts their names in spaCy's registries
-from pipeline.nlp import char_tokenizer, jieba_tokenizer, ruler, sentencizer, stanza_tokenizer, udkanbun_tokenizer  # noqa: F401
+from pipeline.nlp import char_tokenizer, jieba_tokenizer, ruler, sentencizer, span_model, stanza_tokenizer, udkanbun_tokenizer  # noqa: F401
 from pipeline.nlp.ruler import SPANS_KEY
 
 TOKENIZERS = {
@@ -26,6 +28,7 @@ TOKENIZERS = {
     "stanza": "yili.stanza_tokenizer.v1",
 }
 RULER = "lexicon_ruler"
+SPAN_MODEL = "span_model"
 SENTENCES = "yili_sentences"
 DEFAULT_FUNCTION_WORDS = "于以之而其者"
 
@@ -83,17 +86,35 @@ def spacy_config(config: Optional[dict[str, Any]] = None) -> Config:
         }
     }
     pipeline = [RULER]
+    model_dir = span_model.resolve_model_dir(section.get("span_model"))
+    if model_dir is not None:
+        value = section.get("span_model")  # as written (a relative path stays relative to the checkout)
+        named = str(value) if isinstance(value, str) and value.strip().lower() not in ("true", "default") else "models/spans"
+        components[SPAN_MODEL] = {
+            "factory": "yili_span_model",
+            "model_dir": named,
+            "spans_key": str(section.get("spans_key") or SPANS_KEY),
+            "mode": str(section.get("span_model_mode") or "fill"),
+            "labels": list(section["span_model_labels"]) if section.get("span_model_labels") else None,
+        }
+        pipeline = [RULER, SPAN_MODEL]
     sentences = section.get("sentences")
     if sentences:  # doc.sents for spaCy users; `yili process` cuts sentences itself, before tagging
         model = (whole.get("sentences") or {}).get("model")
         components[SENTENCES] = {"factory": "yili_sentences", "splitter": str(sentences), "model": model}
-        pipeline = [SENTENCES, RULER]
+        pipeline = [SENTENCES, *pipeline]
     return Config(
         {
             "nlp": {"lang": str(section.get("lang") or "zh"), "pipeline": pipeline, "tokenizer": tokenizer},
             "components": components,
         }
     )
+
+
+def lexicon_only(config: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+    """The yili config with the span model switched off (the lexicon spans alone)."""
+    whole, section = nlp_section(config)
+    return {**whole, "nlp": {**section, "span_model": None}}
 
 
 def build_nlp(config: Optional[dict[str, Any]] = None) -> Language:

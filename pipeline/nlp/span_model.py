@@ -1,0 +1,458 @@
+"""A learned span tagger beside the lexicon: ``yili train spans`` and the ``yili_span_model`` component.
+
+The lexicon ruler (:mod:`pipeline.nlp.ruler`) finds the terms it lists; a learned model can find
+the ones it does not (当西序, 宾之席前, 媵爵者) and, with the lexicon's own tags as input, learn
+where a listed term is no span (拜送 → 送 is a purpose, not an act).
+
+**Model.** A spaCy ``ner`` (transition-based) on one token per character of the normalised view —
+the same view the ruler tags, whatever the pipeline's tokenizer — whose token vectors embed two
+features per character: the character itself (``NORM``) and the lexicon ruler's tag on it
+(``TAG``: ``B-LOC``, ``I-ACT`` … or ``O``). In training, each lexicon span is hidden from the
+features with probability ``lexicon_dropout`` so that the model also learns to find spans from the
+characters alone. Gold: ``annotations/actions/dev`` (156 經 passages, SCHEMA section 5), each
+passage also stripped of its punctuation (the pipeline tags unpunctuated text too).
+
+**Component.** ``yili_span_model`` runs after ``lexicon_ruler`` and rewrites ``doc.spans[key]``
+from the lexicon spans and the model spans (``mode``):
+
+- ``fill``: lexicon spans, plus model spans where the lexicon found nothing (no overlap);
+- ``override``: model spans, plus lexicon spans the model does not overlap;
+- ``model``: model spans only;
+
+and ``labels`` (``[nlp] span_model_labels``) limits the model spans considered to those labels.
+
+A model span that does not fall on the host tokenizer's token boundaries is dropped. The model is
+loaded from a local folder only (``models/spans`` by default, ``[nlp] span_model``); nothing is
+ever downloaded. A missing or unreadable folder raises :class:`SpanModelError` naming the path
+and the command that rebuilds it.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import random
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional, Sequence
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from pipeline.labels import SPAN_LABELS
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_MODEL_DIR = REPO / "models" / "spans"
+GOLD_DIR = REPO / "annotations" / "actions"
+REBUILD = "yili train spans"
+MODES = ("fill", "override", "model")
+INFO_FILE = "yili_span_model.json"
+FORMAT = 1
+
+Triple = tuple[int, int, str]
+
+
+class SpanModelError(RuntimeError):
+    """The span model cannot be loaded: the message names the path and the command that rebuilds it."""
+
+
+def resolve_model_dir(value: Optional[str | Path]) -> Optional[Path]:
+    """``[nlp] span_model`` as a folder: None/""/false → no model; ``true``/"default" → models/spans;
+    a relative path is taken from the checkout root (where ``models/`` is)."""
+    if value is None or value is False or (isinstance(value, str) and value.strip().lower() in ("", "null", "none", "false")):
+        return None
+    if value is True or (isinstance(value, str) and value.strip().lower() in ("true", "default")):
+        return DEFAULT_MODEL_DIR
+    path = Path(str(value)).expanduser()
+    return path if path.is_absolute() else REPO / path
+
+
+# -- features ---------------------------------------------------------------------------------------
+
+_SHORT = {"ACTOR": "ACT", "VERB": "VRB", "OBJECT": "OBJ", "LOCATION": "LOC", "FACING": "FAC"}
+
+
+def lexicon_tags(length: int, spans: Iterable[Triple]) -> list[str]:
+    """One feature tag per character: ``B-LOC`` / ``I-LOC`` … inside a lexicon span, else ``O``."""
+    tags = ["O"] * length
+    for s, e, label in spans:
+        short = _SHORT.get(label, "UNK")
+        for i in range(max(s, 0), min(e, length)):
+            tags[i] = ("B-" if i == s else "I-") + short
+    return tags
+
+
+def char_doc(nlp: Language, text: str, lexicon: Iterable[Triple]) -> Doc:
+    """The model's input: one token per character, the lexicon tags in ``token.tag_``."""
+    doc = Doc(nlp.vocab, words=list(text), spaces=[False] * len(text), tags=lexicon_tags(len(text), lexicon))
+    return doc
+
+
+# -- the learned model ------------------------------------------------------------------------------
+
+DEFAULTS: dict[str, Any] = {
+    "width": 96,
+    "depth": 4,
+    "window": 1,
+    "rows_chars": 3000,
+    "rows_tags": 64,
+    "hidden": 64,
+    "epochs": 30,
+    "dropout": 0.2,
+    "lexicon_dropout": 0.1,
+    "batch": 8,
+    "learn_rate": 0.002,
+    "unpunctuated": True,
+    "use_lexicon": True,
+    "seed": 0,
+}
+
+
+def blank_model(settings: dict[str, Any]) -> Language:
+    import spacy
+
+    nlp = spacy.blank("zh")
+    attrs = ["NORM", "TAG"] if settings["use_lexicon"] else ["NORM"]
+    rows = [settings["rows_chars"], settings["rows_tags"]][: len(attrs)]
+    nlp.add_pipe(
+        "ner",
+        config={
+            "model": {
+                "@architectures": "spacy.TransitionBasedParser.v2",
+                "state_type": "ner",
+                "extra_state_tokens": False,
+                "hidden_width": settings["hidden"],
+                "maxout_pieces": 2,
+                "use_upper": True,
+                "nO": None,
+                "tok2vec": {
+                    "@architectures": "spacy.Tok2Vec.v2",
+                    "embed": {
+                        "@architectures": "spacy.MultiHashEmbed.v2",
+                        "width": settings["width"],
+                        "attrs": attrs,
+                        "rows": rows,
+                        "include_static_vectors": False,
+                    },
+                    "encode": {
+                        "@architectures": "spacy.MaxoutWindowEncoder.v2",
+                        "width": settings["width"],
+                        "depth": settings["depth"],
+                        "window_size": settings["window"],
+                        "maxout_pieces": 3,
+                    },
+                },
+            }
+        },
+    )
+    return nlp
+
+
+@dataclass
+class SpanModel:
+    """The learned tagger: a private spaCy pipeline (one ``ner``) over character docs."""
+
+    nlp: Language
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def use_lexicon(self) -> bool:
+        return bool(self.info.get("settings", {}).get("use_lexicon", True))
+
+    def predict(self, text: str, lexicon: Sequence[Triple] = ()) -> list[Triple]:
+        """(start, end, label) the model finds in ``text`` (a normalised view), given the lexicon spans."""
+        if not text:
+            return []
+        doc = char_doc(self.nlp, text, lexicon if self.use_lexicon else ())
+        for _name, proc in self.nlp.pipeline:
+            doc = proc(doc)
+        return [(e.start_char, e.end_char, e.label_) for e in doc.ents]
+
+    def predict_many(self, items: Sequence[tuple[str, Sequence[Triple]]]) -> list[list[Triple]]:
+        docs = [char_doc(self.nlp, t, lex if self.use_lexicon else ()) for t, lex in items]
+        for _name, proc in self.nlp.pipeline:
+            docs = list(proc.pipe(docs))
+        return [[(e.start_char, e.end_char, e.label_) for e in d.ents] for d in docs]
+
+    def save(self, folder: str | Path) -> Path:
+        folder = Path(folder)
+        tmp = folder.with_name(folder.name + ".tmp")
+        if tmp.exists():
+            shutil.rmtree(tmp)
+        tmp.mkdir(parents=True)
+        self.nlp.to_disk(tmp / "ner")
+        (tmp / INFO_FILE).write_text(json.dumps(self.info, ensure_ascii=False, indent=1), encoding="utf-8")
+        if folder.exists():
+            for name in ("ner", INFO_FILE):
+                target = folder / name
+                if target.is_dir():
+                    shutil.rmtree(target)
+                elif target.exists():
+                    target.unlink()
+        folder.mkdir(parents=True, exist_ok=True)
+        for item in tmp.iterdir():
+            item.rename(folder / item.name)
+        tmp.rmdir()
+        return folder
+
+    @classmethod
+    def load(cls, folder: str | Path) -> "SpanModel":
+        folder = Path(folder)
+        how = f"rebuild it with `{REBUILD}` (or set [nlp] span_model = null)"
+        if not (folder / INFO_FILE).is_file() or not (folder / "ner").is_dir():
+            raise SpanModelError(f"span model not found at {folder}: {how}")
+        try:
+            import spacy
+
+            info = json.loads((folder / INFO_FILE).read_text(encoding="utf-8"))
+            if info.get("format") != FORMAT:
+                raise ValueError(f"format {info.get('format')!r}, expected {FORMAT}")
+            nlp = spacy.load(folder / "ner")
+            if "ner" not in nlp.pipe_names:
+                raise ValueError("no ner component")
+        except SpanModelError:
+            raise
+        except Exception as exc:  # corrupt weights, bad JSON, wrong spaCy version …
+            raise SpanModelError(f"span model at {folder} cannot be loaded ({type(exc).__name__}: {exc}): {how}") from exc
+        return cls(nlp, info)
+
+
+# -- training data ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Passage:
+    """One gold passage in the normalised view the tagger sees, with its lexicon spans."""
+
+    text: str
+    gold: list[Triple]
+    lexicon: list[Triple]
+    chapter: str = ""
+    doc: str = ""
+
+
+def load_gold(chapters: Optional[Iterable[str]] = None, folder: Path = GOLD_DIR / "dev") -> list[dict]:
+    """The gold records of ``folder`` (by default the dev split only), each with its chapter."""
+    import srsly
+
+    wanted = set(chapters) if chapters is not None else None
+    records = []
+    for path in sorted(Path(folder).glob("*.jsonl")):
+        if wanted is not None and path.stem not in wanted:
+            continue
+        for rec in srsly.read_jsonl(path):
+            rec.setdefault("meta", {}).setdefault("chapter", path.stem)
+            records.append(rec)
+    return records
+
+
+def _view_of(text: str, spans: Sequence[dict], strip: bool) -> tuple[str, list[Triple]]:
+    """The normalised view of a gold text and its spans moved into it (punctuation dropped if ``strip``)."""
+    from pipeline.text.normalise import segment_view
+    from pipeline.text.punctuate import is_text_char
+
+    view = segment_view(text, 0, len(text))
+    vt = view.text
+    starts: dict[int, int] = {}
+    ends: dict[int, int] = {}
+    for i in range(len(vt)):
+        rs, re_ = view.to_raw(i, i + 1)
+        starts.setdefault(rs, i)
+        ends[re_] = i + 1
+    out: list[Triple] = []
+    for s in spans:
+        a, b = starts.get(s["start"]), ends.get(s["end"])
+        if a is not None and b is not None and b > a:
+            out.append((a, b, s["label"]))
+    if not strip:
+        return vt, sorted(out)
+    keep = [i for i, ch in enumerate(vt) if is_text_char(ch)]
+    where = {old: new for new, old in enumerate(keep)}
+    stripped = "".join(vt[i] for i in keep)
+    moved = []
+    for a, b, label in out:
+        inside = [where[i] for i in range(a, b) if i in where]
+        if inside:
+            moved.append((inside[0], inside[-1] + 1, label))
+    return stripped, sorted(moved)
+
+
+def passages(records: Sequence[dict], lexicon_nlp: Language, unpunctuated: bool = False) -> list[Passage]:
+    """Gold records as :class:`Passage` (view text, gold and lexicon spans); with ``unpunctuated``
+    each record also gives its punctuation-free form."""
+    from pipeline.nlp.build import tag_spans
+
+    out = []
+    for rec in records:
+        meta = rec.get("meta") or {}
+        for strip in ((False, True) if unpunctuated else (False,)):
+            text, gold = _view_of(rec["text"], rec.get("spans") or [], strip)
+            out.append(Passage(text, gold, tag_spans(lexicon_nlp, text), str(meta.get("chapter", "")), str(meta.get("doc", ""))))
+    return out
+
+
+# -- training ---------------------------------------------------------------------------------------
+
+
+def _examples(nlp: Language, data: Sequence[Passage], rng: random.Random, lexicon_dropout: float, use_lexicon: bool):
+    from spacy.training import Example
+
+    out = []
+    for p in data:
+        lex = [s for s in p.lexicon if rng.random() >= lexicon_dropout] if use_lexicon else []
+        doc = char_doc(nlp, p.text, lex)
+        out.append(Example.from_dict(doc, {"entities": [(s, e, label) for s, e, label in p.gold]}))
+    return out
+
+
+def fit(data: Sequence[Passage], settings: Optional[dict[str, Any]] = None,
+        log: Optional[Callable[[str], None]] = None) -> SpanModel:
+    """A :class:`SpanModel` trained on ``data`` (CPU, spaCy's Python API)."""
+    from spacy.util import fix_random_seed, minibatch
+
+    cfg = {**DEFAULTS, **(settings or {})}
+    fix_random_seed(int(cfg["seed"]))
+    rng = random.Random(int(cfg["seed"]))
+    nlp = blank_model(cfg)
+    ner = nlp.get_pipe("ner")
+    for label in SPAN_LABELS:
+        ner.add_label(label)
+    started = time.perf_counter()
+    first = _examples(nlp, data, rng, 0.0, cfg["use_lexicon"])
+    optimizer = nlp.initialize(lambda: first)
+    optimizer.learn_rate = float(cfg["learn_rate"])
+    losses: dict[str, float] = {}
+    for epoch in range(int(cfg["epochs"])):
+        examples = _examples(nlp, data, rng, float(cfg["lexicon_dropout"]), cfg["use_lexicon"])
+        rng.shuffle(examples)
+        losses = {}
+        for batch in minibatch(examples, size=int(cfg["batch"])):
+            nlp.update(batch, drop=float(cfg["dropout"]), sgd=optimizer, losses=losses)
+        if log and (epoch + 1) % 10 == 0:
+            log(f"epoch {epoch + 1}: ner loss {losses.get('ner', 0.0):.1f}")
+    info = {
+        "format": FORMAT,
+        "settings": cfg,
+        "passages": len(data),
+        "chars": sum(len(p.text) for p in data),
+        "chapters": sorted({p.chapter for p in data}),
+        "train_seconds": round(time.perf_counter() - started, 1),
+        "final_loss": round(float(losses.get("ner", 0.0)), 2),
+    }
+    return SpanModel(nlp, info)
+
+
+def train_spans(out: Optional[str | Path] = None, chapters: Optional[Sequence[str]] = None,
+                settings: Optional[dict[str, Any]] = None, config: Optional[dict[str, Any]] = None,
+                log: Optional[Callable[[str], None]] = None) -> dict[str, Any]:
+    """``yili train spans``: train on the dev gold (``chapters`` of it, default all six) and save to
+    ``out`` (default ``models/spans``). Returns the model info (path, size, seconds)."""
+    from pipeline.nlp.build import build_nlp, lexicon_only
+
+    out_dir = Path(out) if out is not None else DEFAULT_MODEL_DIR
+    cfg = {**DEFAULTS, **(settings or {})}
+    records = load_gold(chapters)
+    if not records:
+        raise FileNotFoundError(f"no gold passages under {GOLD_DIR / 'dev'}" + (f" for chapters {list(chapters)}" if chapters else ""))
+    lexicon_nlp = build_nlp(lexicon_only(config))
+    data = passages(records, lexicon_nlp, unpunctuated=bool(cfg["unpunctuated"]))
+    if log:
+        log(f"{len(records)} gold passages ({len(data)} training texts, {sum(len(p.text) for p in data)} chars)")
+    model = fit(data, cfg, log=log)
+    model.info["date"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    model.info["gold"] = str((GOLD_DIR / "dev").relative_to(REPO)) if GOLD_DIR.is_relative_to(REPO) else str(GOLD_DIR)
+    model.save(out_dir)
+    size = sum(f.stat().st_size for f in out_dir.rglob("*") if f.is_file())
+    return {**model.info, "model_dir": str(out_dir), "size_bytes": size}
+
+
+# -- combining with the lexicon ---------------------------------------------------------------------
+
+
+def _overlaps(a: Triple, b: Triple) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def combine(lexicon: Sequence[Triple], model: Sequence[Triple], mode: str = "fill",
+            labels: Optional[Iterable[str]] = None) -> list[Triple]:
+    """The spans to keep from the lexicon's and the model's, never overlapping (see the module
+    docstring); with ``labels``, only the model spans of those labels are considered."""
+    if labels is not None:
+        wanted = set(labels)
+        model = [s for s in model if s[2] in wanted]
+    if mode == "model":
+        return sorted(model)
+    if mode == "fill":
+        first, second = lexicon, model
+    elif mode == "override":
+        first, second = model, lexicon
+    else:
+        raise ValueError(f"unknown span model mode {mode!r}: choose one of {', '.join(MODES)}")
+    kept = list(first)
+    for span in second:
+        if not any(_overlaps(span, k) for k in kept):
+            kept.append(span)
+    return sorted(kept)
+
+
+# -- the spaCy component ----------------------------------------------------------------------------
+
+
+class SpanModelComponent:
+    """Rewrites ``doc.spans[spans_key]`` (the lexicon spans) with the model's, per ``mode``."""
+
+    def __init__(self, nlp: Language, name: str, model_dir: str, spans_key: str, mode: str,
+                 labels: Optional[list[str]] = None):
+        if mode not in MODES:
+            raise ValueError(f"unknown [nlp] span_model_mode {mode!r}: choose one of {', '.join(MODES)}")
+        unknown = set(labels or ()) - set(SPAN_LABELS)
+        if unknown:
+            raise ValueError(f"unknown [nlp] span_model_labels {sorted(unknown)}: choose among {', '.join(SPAN_LABELS)}")
+        self.name = name
+        self.key = spans_key
+        self.mode = mode
+        self.labels = list(labels) if labels else None
+        self.model_dir = str(model_dir)
+        self.model = SpanModel.load(resolve_model_dir(model_dir) or DEFAULT_MODEL_DIR)
+
+    def __call__(self, doc: Doc) -> Doc:
+        from pipeline.nlp.base import doc_text
+
+        text = doc_text(doc)
+        if not text:
+            return doc
+        existing = list(doc.spans[self.key]) if self.key in doc.spans else []
+        lexicon = [(s.start_char, s.end_char, s.label_) for s in existing]
+        found = self.model.predict(text, lexicon)
+        by_range = {(s.start_char, s.end_char, s.label_): s for s in existing}
+        spans: list[Span] = []
+        for s, e, label in combine(lexicon, found, self.mode, self.labels):
+            span = by_range.get((s, e, label)) or doc.char_span(s, e, label=label, alignment_mode="strict")
+            if span is not None:  # a model span off the host tokens' boundaries is dropped
+                spans.append(span)
+        doc.spans[self.key] = spans
+        return doc
+
+    # the model folder is named in the config; nothing of it is written with the host pipeline
+    def to_disk(self, path, *, exclude=()):  # noqa: D401 - spaCy serialisation hook
+        Path(path).mkdir(parents=True, exist_ok=True)
+
+    def from_disk(self, path, *, exclude=()):
+        return self
+
+    def to_bytes(self, *, exclude=()) -> bytes:
+        return b""
+
+    def from_bytes(self, data: bytes, *, exclude=()):
+        return self
+
+
+@Language.factory(
+    "yili_span_model",
+    default_config={"model_dir": "models/spans", "spans_key": "sc", "mode": "fill", "labels": None},
+)
+def make_span_model(nlp: Language, name: str, model_dir: str, spans_key: str, mode: str,
+                    labels: Optional[list[str]]) -> SpanModelComponent:
+    return SpanModelComponent(nlp, name, model_dir, spans_key, mode, labels)

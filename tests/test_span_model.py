@@ -1,0 +1,155 @@
+"""The learned span model beside the lexicon (pipeline/nlp/span_model.py): training, the spaCy
+component, the config switch and its load errors. Dev gold only (annotations/actions/dev)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pipeline.labels import SPAN_LABELS
+from pipeline.nlp import build_nlp, tag_spans
+from pipeline.nlp import span_model as sm
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    """A model trained quickly on two small dev chapters (03 and 10), saved and loaded back."""
+    folder = tmp_path_factory.mktemp("spans") / "model"
+    info = sm.train_spans(folder, chapters=["03", "10"], settings={"epochs": 12, "unpunctuated": False})
+    assert info["chapters"] == ["03", "10"] and info["passages"] == len(sm.load_gold(["03", "10"]))
+    return folder, info
+
+
+def test_training_writes_a_small_loadable_model(tiny_model):
+    folder, info = tiny_model
+    assert (folder / sm.INFO_FILE).is_file() and (folder / "ner").is_dir()
+    assert info["size_bytes"] < 20e6
+    saved = json.loads((folder / sm.INFO_FILE).read_text(encoding="utf-8"))
+    assert saved["format"] == sm.FORMAT and saved["settings"]["epochs"] == 12
+    model = sm.SpanModel.load(folder)
+    assert set(model.nlp.get_pipe("ner").labels) == set(SPAN_LABELS)
+
+
+def test_model_finds_labelled_spans_on_another_chapter(tiny_model):
+    """On chapter 05 (not trained on) the model gives valid spans, and some of them are gold spans."""
+    folder, _ = tiny_model
+    model = sm.SpanModel.load(folder)
+    lexicon_nlp = build_nlp({"nlp": {"tokenizer": "jieba"}})
+    held_out = sm.passages(sm.load_gold(["05"]), lexicon_nlp)
+    found_gold = 0
+    total = 0
+    for p in held_out:
+        spans = model.predict(p.text, p.lexicon)
+        for s, e, label in spans:
+            assert 0 <= s < e <= len(p.text) and label in SPAN_LABELS
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))  # ner spans never overlap
+        found_gold += len(set(spans) & set(p.gold))
+        total += len(spans)
+    assert total > 0
+    assert found_gold / total > 0.5
+
+
+def test_model_without_lexicon_features_still_finds_terms(tiny_model):
+    """Lexicon tags hidden: the model alone, from the characters, still finds gold spans (what it
+    can add where the lexicon has no entry)."""
+    folder, _ = tiny_model
+    model = sm.SpanModel.load(folder)
+    lexicon_nlp = build_nlp({"nlp": {"tokenizer": "jieba"}})
+    held_out = sm.passages(sm.load_gold(["05"]), lexicon_nlp)
+    found = model.predict_many([(p.text, []) for p in held_out])
+    assert sum(len(set(f) & set(p.gold)) for f, p in zip(found, held_out)) > 0
+
+
+def test_combine_modes():
+    lexicon = [(0, 2, "ACTOR"), (2, 3, "VERB"), (4, 6, "LOCATION")]
+    model = [(0, 2, "ACTOR"), (3, 6, "LOCATION"), (7, 9, "OBJECT")]
+    assert sm.combine(lexicon, model, "fill") == [(0, 2, "ACTOR"), (2, 3, "VERB"), (4, 6, "LOCATION"), (7, 9, "OBJECT")]
+    assert sm.combine(lexicon, model, "override") == [(0, 2, "ACTOR"), (2, 3, "VERB"), (3, 6, "LOCATION"), (7, 9, "OBJECT")]
+    assert sm.combine(lexicon, model, "override", ["LOCATION"]) == [(0, 2, "ACTOR"), (2, 3, "VERB"), (3, 6, "LOCATION")]
+    assert sm.combine(lexicon, model, "model") == sorted(model)
+    with pytest.raises(ValueError):
+        sm.combine(lexicon, model, "both")
+
+
+@pytest.mark.parametrize("mode", ["fill", "override", "model"])
+def test_component_in_the_pipeline(tiny_model, mode):
+    """[nlp] span_model switches the component on; the spans it gives are valid, never overlap,
+    and sit on the host tokens; off, the pipeline is the lexicon alone."""
+    folder, _ = tiny_model
+    nlp = build_nlp({"nlp": {"tokenizer": "jieba", "span_model": str(folder), "span_model_mode": mode}})
+    assert nlp.pipe_names == ["lexicon_ruler", "span_model"]
+    text = "主人坐取爵于篚，降洗。賓降，主人辭降。賓對。主人坐奠爵于篚，興，對。"
+    from pipeline.text.normalise import normalise_str
+
+    view = normalise_str(text)
+    spans = tag_spans(nlp, view)
+    assert spans
+    for (s, e, label), nxt in zip(spans, spans[1:] + [None]):
+        assert 0 <= s < e <= len(view) and label in SPAN_LABELS
+        assert nxt is None or e <= nxt[0]
+    doc = nlp(view)
+    bounds = {t.idx for t in doc} | {len(view)}
+    assert all(s in bounds and e in bounds for s, e, _ in spans)
+    assert build_nlp({"nlp": {"tokenizer": "jieba"}}).pipe_names == ["lexicon_ruler"]
+
+
+def test_default_config_is_lexicon_only():
+    from pipeline.config import load_config
+
+    cfg = load_config()
+    assert "span_model" in cfg["nlp"]
+    on = sm.resolve_model_dir(cfg["nlp"]["span_model"])
+    names = build_nlp(cfg).pipe_names if on is None or on.is_dir() else None
+    if on is None:
+        assert names == ["lexicon_ruler"]
+    else:
+        assert names == ["lexicon_ruler", "span_model"]
+
+
+def test_missing_model_names_path_and_command(tmp_path):
+    missing = tmp_path / "no-such-model"
+    with pytest.raises(sm.SpanModelError) as err:
+        build_nlp({"nlp": {"tokenizer": "char", "span_model": str(missing)}})
+    assert str(missing) in str(err.value) and "yili train spans" in str(err.value)
+
+
+def test_corrupt_model_names_path_and_command(tiny_model, tmp_path):
+    import shutil
+
+    folder, _ = tiny_model
+    broken = tmp_path / "broken"
+    shutil.copytree(folder, broken)
+    for f in (broken / "ner" / "ner").iterdir():
+        if f.name == "model":
+            f.write_bytes(b"not a model")
+    with pytest.raises(sm.SpanModelError) as err:
+        sm.SpanModel.load(broken)
+    assert str(broken) in str(err.value) and "yili train spans" in str(err.value)
+    (broken / sm.INFO_FILE).write_text("{not json", encoding="utf-8")
+    with pytest.raises(sm.SpanModelError) as err:
+        sm.SpanModel.load(broken)
+    assert str(broken) in str(err.value) and "yili train spans" in str(err.value)
+
+
+def test_unknown_mode_or_label_is_refused(tiny_model):
+    folder, _ = tiny_model
+    with pytest.raises(Exception, match="span_model_mode"):
+        build_nlp({"nlp": {"tokenizer": "char", "span_model": str(folder), "span_model_mode": "both"}})
+    with pytest.raises(Exception, match="span_model_labels"):
+        build_nlp({"nlp": {"tokenizer": "char", "span_model": str(folder), "span_model_labels": ["PLACE"]}})
+
+
+def test_train_spans_command(tmp_path):
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    result = CliRunner().invoke(app, ["train", "spans", "--help"])
+    assert result.exit_code == 0 and "models/spans" in result.output
+    out = tmp_path / "cli-model"
+    result = CliRunner().invoke(app, ["train", "spans", "--out", str(out), "--chapter", "10", "--epochs", "2"])
+    assert result.exit_code == 0, result.output
+    assert sm.SpanModel.load(out).info["chapters"] == ["10"]
+    result = CliRunner().invoke(app, ["train", "spans", "--out", str(out), "--chapter", "99"])
+    assert result.exit_code == 2
