@@ -208,7 +208,11 @@ class DocumentProcessor:
         t2 = clock()
         self.timings["normalise"] += t2 - t1
         given = self._breaks(views)
-        self.timings["sentences"] += clock() - t2
+        t3 = clock()
+        self.timings["sentences"] += t3 - t2
+        wanted = [n for n, (seg, _view) in enumerate(views) if seg.layer in tag_layers or seg.layer in action_layers]
+        tagged = dict(zip(wanted, self._tag_many([views[n][1].text for n in wanted])))
+        self.timings["tagging"] += clock() - t3
         for n, (seg, view) in enumerate(views):
             t2 = clock()
             sents, clas = split_units(view.text, given.get(n))
@@ -220,10 +224,9 @@ class DocumentProcessor:
             for s, e in clas:
                 rs, re_ = view.to_raw(s, e)
                 clauses.append({"start": rs, "end": re_, "layer": seg.layer})
-            if seg.layer not in tag_layers and seg.layer not in action_layers:
+            if n not in tagged:
                 continue
-            seg_spans = self._tag(view.text)
-            self.timings["tagging"] += clock() - t3
+            seg_spans = tagged[n]
             if seg.layer in tag_layers:
                 for s, e, label in seg_spans:
                     rs, re_ = view.to_raw(s, e)
@@ -257,6 +260,19 @@ class DocumentProcessor:
         from pipeline.nlp import tag_spans
 
         return tag_spans(self.nlp, view_text)
+
+    def _tag_many(self, texts: list[str]) -> list[list[tuple[int, int, str]]]:
+        """:meth:`_tag` of every text, through ``nlp.pipe``: a component with a ``pipe`` method (a
+        learned model) scores the document's segments in batches instead of one call each."""
+        from pipeline.nlp.build import spans_key
+
+        key = spans_key(self.nlp)
+        out: list[list[tuple[int, int, str]]] = [[] for _ in texts]
+        todo = [n for n, text in enumerate(texts) if text]
+        for n, doc in zip(todo, self.nlp.pipe((texts[n] for n in todo), batch_size=64)):
+            spans = doc.spans[key] if key in doc.spans else []
+            out[n] = sorted((s.start_char, s.end_char, s.label_) for s in spans)
+        return out
 
     @staticmethod
     def error_record(item: InputItem, message: Optional[str] = None) -> dict[str, Any]:

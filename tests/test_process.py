@@ -129,3 +129,32 @@ def test_samples_flag_processes_the_bundled_seeds(tmp_path):
     for seed, record in zip(SEEDS, lines):
         row = next(line for line in result.output.splitlines() if seed.name[:12] in line)
         assert str(len(record["actions"])) in row
+
+
+def test_batched_sentence_breaks_equal_each_layers_own_splitter(processor):
+    """The 斷句 of a document's unpunctuated segments, predicted in one batch, is what each segment's
+    layer-bound splitter (Punctuator.for_layer) gives it alone: 經, 注 and 疏 each with their own features."""
+    from pipeline.process import _within
+    from pipeline.read.inputs import read_file
+    from pipeline.text.normalise import segment_view
+
+    path = next(p for p in corpus_files() if p.parent.name == "zhushu-siku")  # an unpunctuated edition
+    record = read_file(path).record
+    text = record["text"]
+    _layout, segments, removed = processor.layers(record)
+    drop = sorted((r.start, r.end) for r in removed)
+    views = [(seg, segment_view(text, seg.start, seg.end, _within(drop, seg.start, seg.end))) for seg in segments]
+    views = [(seg, view) for seg, view in views if view.text]
+    batched = processor._breaks(views)
+    layers = {views[n][0].layer for n in batched}
+    assert {"JING", "ZHU", "SHU"} <= layers, layers
+    for n, given in batched.items():
+        seg, view = views[n]
+        alone = processor.splitter.for_layer(seg.layer).breaks(view.text)
+        assert given.breaks(view.text) == alone, (seg.layer, view.text[:40])
+    # and the layer matters: somewhere the same text would be cut differently as another layer
+    differs = sum(
+        processor.splitter.for_layer("SHU" if views[n][0].layer == "JING" else "JING").breaks(views[n][1].text) != b.found
+        for n, b in batched.items()
+    )
+    assert differs > 0

@@ -1,7 +1,8 @@
 """Bad input through the real `yili process`: each case fails alone, clearly, and loses nothing else.
 
-(Invalid JSONL lines, records without `text`, a missing file, binary and empty files and an
-unwritable output are in tests/test_process.py and tests/test_batch.py.)
+(Invalid JSONL lines, records without `text`, a missing file, binary and empty files, an
+unwritable output, Kanripo entities and astral characters, and a file vanishing mid-run are in
+tests/test_process.py, tests/test_batch.py and tests/test_bad_input.py.)
 """
 
 from __future__ import annotations
@@ -58,28 +59,6 @@ def test_gb18030_and_big5_files_are_decoded_and_the_encoding_reported(tmp_path):
         assert ("主人", "拜") in bows and len(bows) >= 4
 
 
-def test_astral_characters_and_kanripo_entities_keep_offsets(tmp_path):
-    # a Kanripo-style 經 line with an entity and two astral characters (𧰼 U+27C3C, 𧃊 U+270CA)
-    text = "主人升&KR0925;席自北方，坐取𧰼𧃊于篚，降洗。賓降，主人辭降。\n"
-    src = tmp_path / "kr.jsonl"
-    src.write_text(json.dumps({"text": text, "meta": {"layer": "JING"}}, ensure_ascii=False) + "\n", encoding="utf-8")
-    code, lines, output = process(str(src), tmp_path=tmp_path)
-    assert code == 0, output
-    rec = lines[0]
-    check_offsets(rec)
-    assert rec["text"] == text
-    # offsets are code points: the span after the astral characters still lands on 篚
-    spans = {rec["text"][s["start"]:s["end"]] for s in rec["spans"]}
-    assert "篚" in spans and "賓" in spans
-    acts = [(a["actor"], a["verb"]) for a in rec["actions"]]
-    assert ("賓", "降") in acts and ("主人", "辭") in acts
-    # no sentence or span cuts the entity in two
-    entity = (text.index("&"), text.index(";") + 1)
-    for s in rec["sentences"] + rec["spans"]:
-        for edge in (s["start"], s["end"]):
-            assert not entity[0] < edge < entity[1]
-
-
 def test_ten_megabytes_without_a_newline(tmp_path):
     """One line of 10 MB (a concatenated dump): processed as one document, offsets valid."""
     unit = JING + ZHU
@@ -97,31 +76,6 @@ def test_ten_megabytes_without_a_newline(tmp_path):
     check_offsets(rec)
     assert len(rec["sentences"]) >= 6 * n  # every 。 of every copy ends a sentence
     assert lines[1]["actions"]
-
-
-def test_a_file_that_disappears_mid_run(tmp_path):
-    """The file is listed when the run starts and deleted before its turn: one error, the rest kept."""
-    from pipeline.batch.runner import BatchRunner
-    from pipeline.config import load_config
-
-    files = []
-    for k in range(3):
-        path = tmp_path / "in" / f"{k}.txt"
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(JING, encoding="utf-8")
-        files.append(path)
-    doomed = files[2]
-
-    def on_result(stats) -> None:
-        if doomed.exists():
-            doomed.unlink()
-
-    out = tmp_path / "o.jsonl"
-    report = BatchRunner(load_config(), jobs=1, resume=False, on_result=on_result).run([str(tmp_path / "in")], out)
-    lines = list(srsly.read_jsonl(out))
-    assert report.failed == 1 and len(lines) == 3
-    assert "error" not in lines[0] and "error" not in lines[1] and lines[1]["actions"]
-    assert str(doomed) in lines[2]["error"]
 
 
 @pytest.mark.parametrize("section,folder,fix", [

@@ -6,7 +6,6 @@ Order of output follows order of input whatever finishes first; finished documen
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import shutil
 import tempfile
@@ -17,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Optional
 
-from pipeline.batch.store import ResultStore, config_fingerprint, record_key, write_jsonl_atomic
+from pipeline.batch.store import ResultStore, config_fingerprint, dumps, record_key, write_jsonl_atomic
 from pipeline.process import DocumentProcessor, Stats, stats_from_record
 from pipeline.read.inputs import InputItem, iter_inputs
 
@@ -32,8 +31,22 @@ def _worker_init(config: dict[str, Any]) -> None:
     _WORKER["proc"] = proc
 
 
-def _worker_process(item: InputItem) -> dict[str, Any]:
-    return _WORKER["proc"].process_item(item)
+def _worker_process(item: InputItem, folder: Optional[Path] = None, key: Optional[str] = None):
+    """Process one document in a worker. With ``folder`` a good result is written to the store by the
+    worker itself and only its summary goes back: the parent would otherwise spend a core's worth of
+    time unpickling and re-serialising big results while the workers compute."""
+    out = _WORKER["proc"].process_item(item)
+    if folder is not None and key is not None and "error" not in out:
+        ResultStore(folder).put(key, out)
+        return _Stored(stats_from_record(out))
+    return out
+
+
+@dataclass
+class _Stored:
+    """A worker's answer for a document it has written to the store itself."""
+
+    stats: Stats
 
 
 def _dask_process(item: InputItem, config: dict[str, Any]) -> dict[str, Any]:
@@ -89,6 +102,9 @@ class BatchRunner:
         #: a processor whose models are loaded already (the CLI loads them to fail early): reused
         #: in process, and inherited by forked workers instead of each loading its own copy
         self.processor = processor
+        # set by _run for the local worker pool: where workers put results, and each document's key
+        self._store_folder: Optional[Path] = None
+        self._keys: dict[int, str] = {}
 
     # -- execution backends: each yields (index, output record) --------------------------------------
     def _local(self, todo: Iterable[tuple[int, InputItem]]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -116,7 +132,7 @@ class BatchRunner:
         with ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_worker_init, initargs=(self.config,)) as pool:
             pending: deque[tuple[int, Future]] = deque()
             for index, item in todo:
-                pending.append((index, pool.submit(_worker_process, item)))
+                pending.append((index, pool.submit(_worker_process, item, self._store_folder, self._keys.get(index))))
                 while len(pending) >= window:
                     i, fut = pending.popleft()
                     yield i, fut.result()
@@ -194,28 +210,42 @@ class BatchRunner:
                 yield index, item
 
         backend = self._dask if self.executor == "dask" else self._local
-        for index, out in backend(feed()):
-            key = todo_keys.pop(index)
-            if "error" not in out:
-                store.put(key, out)
-                slots[index] = ("key", key)
-            else:
-                slots[index] = ("inline", out)
-            self._account(report, out, index)
+        self._store_folder, self._keys = store.folder, todo_keys
+        try:
+            for index, out in backend(feed()):
+                key = todo_keys.pop(index)
+                if isinstance(out, _Stored):  # a worker wrote it
+                    slots[index] = ("key", key)
+                    self._account(report, None, index, out.stats)
+                    continue
+                if "error" not in out:
+                    store.put(key, out)
+                    slots[index] = ("key", key)
+                else:
+                    slots[index] = ("inline", out)
+                self._account(report, out, index)
+        finally:
+            self._store_folder, self._keys = None, {}
 
         def lines() -> Iterator[str]:
             for kind, value in slots:
-                record = store.get(value) if kind == "key" else value
-                if record is None:  # the stored file vanished: say so rather than drop the document
-                    record = {"error": f"result file {store.path(value)} disappeared during the run"}
-                yield json.dumps(record, ensure_ascii=False)
+                if kind == "key":
+                    # written by dumps() in this run, or read and checked by store.get() when reused:
+                    # copied as it is, not parsed and serialised again
+                    line = store.line(value)
+                    if line is None:  # the stored file vanished: say so rather than drop the document
+                        yield dumps({"error": f"result file {store.path(value)} disappeared during the run"})
+                    else:
+                        yield line
+                else:
+                    yield dumps(value)
 
         write_jsonl_atomic(output, lines())
         report.seconds = time.perf_counter() - started
         return report
 
-    def _account(self, report: RunReport, out: dict[str, Any], index: int) -> None:
-        stats = stats_from_record(out)
+    def _account(self, report: RunReport, out: Optional[dict[str, Any]], index: int, stats: Optional[Stats] = None) -> None:
+        stats = stats if stats is not None else stats_from_record(out)
         report.by_index[index] = stats
         report.chars += stats.chars
         if stats.error:

@@ -25,17 +25,33 @@ def config_fingerprint(config: dict[str, Any]) -> str:
 
 def record_key(record: dict[str, Any], fingerprint: str) -> str:
     payload = json.dumps(record, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha1(f"{__version__}\0{fingerprint}\0{payload}".encode("utf-8")).hexdigest()
+    return hashlib.sha1(f"{__version__}\0{fingerprint}\0{payload}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def atomic_write_text(path: Path, text: str) -> None:
+def dumps(record: dict[str, Any]) -> str:
+    """One JSON line, characters as they are; a string no UTF-8 file can hold (a lone surrogate)
+    is written escaped rather than failing the whole output."""
+    line = json.dumps(record, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(record, ensure_ascii=True)
+    return line
+
+
+def atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
+    """Write through a temporary file renamed into place: readers see the old file or the whole
+    new one, also after ``kill -9``. ``durable`` also survives a power cut (fsync); the per-document
+    results skip it (an fsync per document costs more than small documents do, and a result file
+    damaged by a crash reads as missing, so that document is recomputed)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -58,12 +74,20 @@ class ResultStore:
     def get(self, key: str) -> Optional[dict[str, Any]]:
         path = self.path(key)
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except (FileNotFoundError, json.JSONDecodeError):
+            found = json.loads(path.read_text(encoding="utf-8"))
+        except (FileNotFoundError, UnicodeDecodeError, json.JSONDecodeError):
+            return None
+        return found if isinstance(found, dict) else None
+
+    def line(self, key: str) -> Optional[str]:
+        """The stored result as its one JSON line (no newline), unparsed; None if it is gone."""
+        try:
+            return self.path(key).read_text(encoding="utf-8").strip()
+        except (FileNotFoundError, UnicodeDecodeError):
             return None
 
     def put(self, key: str, result: dict[str, Any]) -> None:
-        atomic_write_text(self.path(key), json.dumps(result, ensure_ascii=False))
+        atomic_write_text(self.path(key), dumps(result), durable=False)
 
 
 def write_jsonl_atomic(path: Path, lines: Iterable[str]) -> int:

@@ -46,24 +46,89 @@ def expand_paths(inputs: Iterable[str]) -> Iterator[Path]:
             yield path
 
 
-def iter_jsonl(path: Path) -> Iterator[InputItem]:
-    """Records of a JSONL file; a line that is not a JSON object with a string ``text`` is an error item."""
+def _jsonl_lines(path: Path) -> Iterator[tuple[int, Optional[str], Optional[str]]]:
+    """``(line number, line, None)`` or ``(line number, None, why it cannot be read)`` for each line.
+
+    JSONL is UTF-8: a line that is not spoils only itself, not the file (a stray byte used to make
+    the whole file undecodable, or worse, decodable as GB18030 nonsense). A file none of whose
+    lines is UTF-8 is read whole in the encoding :func:`decode_bytes` finds (GB18030, Big5).
+    Lines end at ``\n`` only: ``str.splitlines`` would also cut at U+2028, U+0085 and other
+    characters that JSON strings may hold unescaped.
+    """
+    import codecs
+
     from pipeline.read.decode import decode_bytes
 
-    text, _encoding = decode_bytes(path.read_bytes(), str(path))
-    for lineno, line in enumerate(text.splitlines(), 1):
+    data = path.read_bytes()
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        text: Optional[str] = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    raw_lines = data.split(b"\n")
+    if text is None and not any(not line.isascii() and _is_utf8(line) for line in raw_lines):
+        text, _encoding = decode_bytes(data, str(path))  # a legacy encoding (or a DecodeError)
+    if text is not None:
+        for lineno, line in enumerate(text.split("\n"), 1):
+            yield lineno, line.rstrip("\r"), None
+        return
+    for lineno, raw in enumerate(raw_lines, 1):
+        try:
+            yield lineno, raw.decode("utf-8").rstrip("\r"), None
+        except UnicodeDecodeError as exc:
+            yield lineno, None, f"not UTF-8 (byte {exc.start + 1} of the line, 0x{raw[exc.start]:02X}: {exc.reason})"
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _lone_surrogate(value: Any) -> Optional[str]:
+    """A string in ``value`` that holds a lone surrogate (JSON's ``"\\ud800"``): no UTF-8 text can hold it."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f"U+{ord(value[exc.start]):04X} at index {exc.start}"
+        return None
+    if isinstance(value, dict):
+        items: Iterable[Any] = [*value.keys(), *value.values()]
+    elif isinstance(value, list):
+        items = value
+    else:
+        return None
+    for item in items:
+        found = _lone_surrogate(item)
+        if found:
+            return found
+    return None
+
+
+def iter_jsonl(path: Path) -> Iterator[InputItem]:
+    """Records of a JSONL file; a line that is not a JSON object with a string ``text`` is an error item."""
+    for lineno, line, problem in _jsonl_lines(path):
+        origin = f"{path}:{lineno}"
+        where = {"meta": {"source": str(path), "line": lineno}}
+        if problem is not None:
+            yield InputItem(origin, where, f"{origin}: {problem}")
+            continue
         if not line.strip():
             continue
-        origin = f"{path}:{lineno}"
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            yield InputItem(origin, {"meta": {"source": str(path), "line": lineno}},
-                            f"{origin}: invalid JSON ({exc.msg} at column {exc.colno})")
+            yield InputItem(origin, where, f"{origin}: invalid JSON ({exc.msg} at column {exc.colno})")
             continue
-        if not isinstance(record, dict):
-            yield InputItem(origin, {"meta": {"source": str(path), "line": lineno}},
-                            f"{origin}: a record must be a JSON object, got {type(record).__name__}")
+        surrogate = _lone_surrogate(record)
+        if surrogate:  # the record cannot even be written back: keep only where it was
+            yield InputItem(origin, where, f"{origin}: a string holds a lone surrogate ({surrogate}), not valid Unicode")
+        elif not isinstance(record, dict):
+            yield InputItem(origin, where, f"{origin}: a record must be a JSON object, got {type(record).__name__}")
         elif not isinstance(record.get("text"), str):
             yield InputItem(origin, record, f"{origin}: record has no string 'text' field")
         elif record.get("meta") is not None and not isinstance(record["meta"], dict):
@@ -91,12 +156,18 @@ def read_file(path: Path) -> InputItem:
 
 
 def iter_inputs(inputs: Iterable[str]) -> Iterator[InputItem]:
+    from pipeline.read.decode import DecodeError
+
     for path in expand_paths(inputs):
         if not path.exists():
             yield InputItem(str(path), {"meta": {"source": str(path)}}, f"{path}: no such file")
         elif path.suffix.lower() in JSONL_SUFFIXES:
             try:
                 yield from iter_jsonl(path)
+            except DecodeError as exc:  # its message names the file already
+                yield InputItem(str(path), {"meta": {"source": str(path)}}, str(exc))
+            except OSError as exc:
+                yield InputItem(str(path), {"meta": {"source": str(path)}}, f"{path}: cannot read ({exc.strerror or exc})")
             except Exception as exc:  # unreadable file: one error for the file
                 yield InputItem(str(path), {"meta": {"source": str(path)}}, f"{path}: {exc}")
         else:

@@ -1,0 +1,175 @@
+"""Bad input through the real `yili process` (typer's CliRunner), files made in tmp_path.
+
+Covered elsewhere, not repeated here: GB18030/Big5 files, 10 MB without a newline, astral
+characters and entities in a JSONL record, a corrupt layer or 斷句 model, a file deleted during a
+BatchRunner run (tests/test_robustness.py); invalid JSON lines, records without text, a missing
+file, binary and empty files (tests/test_process.py); an output under a file (tests/test_batch.py).
+This file adds what those leave open: a stray byte in one JSONL line, line separators and lone
+surrogates inside JSON strings, a legacy-encoded JSONL file, a Kanripo file with entities and astral
+characters read by its reader, a file that vanishes during a CLI run, an output path that is a folder.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import srsly
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from tests.conftest import CORPUS
+
+runner = CliRunner()
+
+# 鄉飲酒禮 經 (seed 003)
+JING = "主人戒賓，賓拜辱。主人答拜，乃請賓，賓禮辭，許。主人再拜，賓答拜。主人退，賓拜辱。"
+JING2 = "主人坐取爵于上篚，降洗。賓降。主人坐奠爵于階前，辭。賓對。"
+
+
+def run(*args: str, out: Path):
+    result = runner.invoke(app, ["process", *args, "-o", str(out), "-q", "--no-resume"])
+    lines = list(srsly.read_jsonl(out)) if out.exists() else []
+    return result, lines
+
+
+def check_offsets(record: dict) -> None:
+    text = record["text"]
+    for key in ("segments", "sentences", "clauses", "spans", "removed"):
+        for item in record[key]:
+            assert 0 <= item["start"] <= item["end"] <= len(text), (key, item)
+            if "text" in item:
+                assert text[item["start"]:item["end"]] == item["text"], (key, item)
+    for act in record["actions"]:
+        assert 0 <= act["start"] < act["end"] <= len(text), act
+
+
+def acts(record: dict) -> list[tuple]:
+    return [(a["actor"], a["verb"]) for a in record["actions"]]
+
+
+def test_a_stray_byte_spoils_only_its_own_jsonl_line(tmp_path):
+    """One line with a byte that is not UTF-8: that line is an error naming file:line, the others go through."""
+    src = tmp_path / "r.jsonl"
+    good = [json.dumps({"text": t, "meta": {"id": i}}, ensure_ascii=False).encode("utf-8") for i, t in enumerate([JING, JING2])]
+    bad = '{"text": "賓降'.encode("utf-8") + b"\xff" + '。"}'.encode("utf-8")
+    src.write_bytes(b"\n".join([good[0], bad, good[1]]) + b"\n")
+    result, lines = run(str(src), out=tmp_path / "o.jsonl")
+    assert result.exit_code == 1, result.output
+    assert len(lines) == 3
+    assert lines[0]["text"] == JING and lines[2]["text"] == JING2  # read as UTF-8, not as GB18030 nonsense
+    assert lines[1]["error"].startswith(f"{src}:2: not UTF-8") and "0xFF" in lines[1]["error"]
+    assert lines[1]["meta"] == {"source": str(src), "line": 2}
+    assert f"{src}:2" in result.output  # reported on the terminal too
+    for rec in (lines[0], lines[2]):
+        check_offsets(rec)
+        assert ("主人", "拜") in acts(rec) or ("賓", "降") in acts(rec)
+
+
+def test_line_separators_and_lone_surrogates_inside_json_strings(tmp_path):
+    """U+2028 and U+0085 may stand unescaped in a JSON string: they do not end the record. A lone
+    surrogate (valid JSON, not valid Unicode) fails its record alone and the output is still written."""
+    src = tmp_path / "r.jsonl"
+    records = [
+        {"text": "賓降\u2028主人辭降。", "meta": {"id": "ls"}},
+        {"text": "賓\ud800降。", "meta": {"id": "surrogate"}},
+        {"text": "主人升\u0085賓升。", "meta": {"id": "nel"}},
+    ]
+    src.write_text("\n".join(json.dumps(r, ensure_ascii=(r["meta"]["id"] == "surrogate")) for r in records) + "\n",
+                   encoding="utf-8")
+    assert "\u2028" in src.read_text(encoding="utf-8")  # written raw, as json.dumps(ensure_ascii=False) does
+    result, lines = run(str(src), out=tmp_path / "o.jsonl")
+    assert result.exit_code == 1, result.output
+    assert [r.get("meta", {}).get("id") for r in lines] == ["ls", None, "nel"]
+    assert lines[0]["text"] == records[0]["text"] and lines[2]["text"] == records[2]["text"]
+    assert lines[1]["error"].startswith(f"{src}:2: ") and "surrogate" in lines[1]["error"]
+    assert ("賓", "降") in acts(lines[0]) and ("主人", "辭") in acts(lines[0])
+    assert ("主人", "升") in acts(lines[2]) and ("賓", "升") in acts(lines[2])
+    for rec in (lines[0], lines[2]):
+        check_offsets(rec)
+
+
+@pytest.mark.parametrize("encoding", ["gb18030", "big5"])
+def test_a_jsonl_file_in_a_legacy_encoding_is_still_read(tmp_path, encoding):
+    src = tmp_path / f"{encoding}.jsonl"
+    src.write_bytes("\n".join(json.dumps({"text": t}, ensure_ascii=False) for t in (JING, JING2)).encode(encoding) + b"\n")
+    result, lines = run(str(src), out=tmp_path / "o.jsonl")
+    assert result.exit_code == 0, result.output
+    assert [r["text"] for r in lines] == [JING, JING2]
+    assert ("主人", "答拜") in acts(lines[0]) or ("主人", "拜") in acts(lines[0])
+
+
+def test_a_kanripo_file_with_entities_and_astral_characters(tmp_path):
+    """A real Kanripo 鄭注 file with entities and astral characters put into its 經 and 注: read by the
+    Kanripo reader, offsets stay code points into the raw text, the layers come out as without them."""
+    original = sorted((CORPUS / "zhengzhu-sbck").glob("*.txt"))[0]
+    raw = original.read_text(encoding="utf-8")
+    # every 賓/賔 becomes an entity, every 摯 the astral 𧰼, every 雉 the astral 𧃊
+    changed = raw.replace("賔", "&KR0925;").replace("賓", "&KR0925;").replace("摯", "𧰼").replace("雉", "𧃊")
+    assert changed.count("&KR0925;") >= 10 and changed.count("𧰼") >= 5 and changed.count("𧃊") >= 2
+    plain, odd = tmp_path / "plain.txt", tmp_path / "odd.txt"
+    plain.write_text(raw, encoding="utf-8")
+    odd.write_text(changed, encoding="utf-8")
+    result, lines = run(str(plain), str(odd), out=tmp_path / "o.jsonl")
+    assert result.exit_code == 0, result.output
+    base, rec = lines
+    assert rec["text"] == changed and rec["meta"]["layout"].startswith("kanripo")
+    check_offsets(rec)
+    # the same run of layers, with the same evidence
+    assert [(s["layer"], s["evidence"]) for s in rec["segments"]] == [(s["layer"], s["evidence"]) for s in base["segments"]]
+    # no segment, sentence, clause or span starts or ends inside an entity
+    entities = [m.span() for m in re.finditer(r"&KR0925;", changed)]
+    for key in ("segments", "sentences", "clauses", "spans"):
+        for item in rec[key]:
+            for edge in (item["start"], item["end"]):
+                assert not any(s < edge < e for s, e in entities), (key, item)
+    # the astral characters sit in 經/注 segments, whole
+    astral = [i for i, ch in enumerate(changed) if ch in "𧰼𧃊"]
+    inside = [i for i in astral if any(s["start"] <= i < s["end"] and s["layer"] in ("JING", "ZHU") for s in rec["segments"])]
+    assert len(inside) == len(astral)
+    assert len(rec["actions"]) >= len(base["actions"]) // 2 > 0
+
+
+def test_a_file_that_vanishes_during_a_cli_run(tmp_path, monkeypatch):
+    """Three files listed at the start; the third is deleted once the first is done: exit status 1,
+    the error names it, the two others are in the output."""
+    from pipeline.process import DocumentProcessor
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    files = []
+    for k, text in enumerate([JING, JING2, JING]):
+        path = folder / f"{k}.txt"
+        path.write_text(text, encoding="utf-8")
+        files.append(path)
+    doomed = files[2]
+    real = DocumentProcessor.process_item
+
+    def process_then_delete(self, item):
+        out = real(self, item)
+        if doomed.exists():
+            doomed.unlink()
+        return out
+
+    monkeypatch.setattr(DocumentProcessor, "process_item", process_then_delete)
+    result, lines = run(str(folder), out=tmp_path / "o.jsonl")
+    assert result.exit_code == 1, result.output
+    assert len(lines) == 3
+    assert [r.get("text") for r in lines[:2]] == [JING, JING2] and lines[1]["actions"]
+    assert lines[2]["error"] == f"{doomed}: no such file"
+    assert str(doomed) in result.output
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_output_path_that_is_a_folder(tmp_path, jobs):
+    src = tmp_path / "a.txt"
+    src.write_text(JING, encoding="utf-8")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    result = runner.invoke(app, ["process", str(src), "-o", str(folder), "-q", "--no-resume", "-j", jobs])
+    assert result.exit_code == 2
+    assert f"cannot write {folder}" in result.output and "Is a directory" in result.output
+    assert list(folder.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "out"]  # no temporary or spool files left
