@@ -103,3 +103,19 @@ def test_dask_local_cluster_of_two_workers(tmp_path):
     local = BatchRunner(cfg, jobs=1, resume=False).run([str(records)], tmp_path / "l.jsonl")
     assert report.failed == local.failed == 0
     assert (tmp_path / "d.jsonl").read_text(encoding="utf-8") == (tmp_path / "l.jsonl").read_text(encoding="utf-8")
+
+
+def test_results_written_by_workers_are_reused_by_a_later_run(tmp_path):
+    """With -j 2 the workers write finished documents into OUT.d/ themselves; a later run (one
+    process) finds every one of them and writes the same output byte for byte."""
+    records = make_records(tmp_path, 16)
+    out = tmp_path / "o.jsonl"
+    cfg = load_config()
+    two = BatchRunner(cfg, jobs=2).run([str(records)], out)
+    assert two.failed == 0 and two.reused == 0
+    assert len(list(Path(str(out) + ".d").glob("*.json"))) == 16
+    first = out.read_text(encoding="utf-8")
+    assert sum(r["actions"] != [] for r in srsly.read_jsonl(out)) == 16
+    one = BatchRunner(cfg, jobs=1).run([str(records)], out)
+    assert one.reused == 16 and out.read_text(encoding="utf-8") == first
+    assert [st.actions for st in one.rows] == [st.actions for st in two.rows]
