@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
+from offsets import check_offsets
 import srsly
 from typer.testing import CliRunner
 
@@ -33,17 +34,6 @@ def run(*args: str, out: Path):
     result = runner.invoke(app, ["process", *args, "-o", str(out), "-q", "--no-resume"])
     lines = list(srsly.read_jsonl(out)) if out.exists() else []
     return result, lines
-
-
-def check_offsets(record: dict) -> None:
-    text = record["text"]
-    for key in ("segments", "sentences", "clauses", "spans", "removed"):
-        for item in record[key]:
-            assert 0 <= item["start"] <= item["end"] <= len(text), (key, item)
-            if "text" in item:
-                assert text[item["start"]:item["end"]] == item["text"], (key, item)
-    for act in record["actions"]:
-        assert 0 <= act["start"] < act["end"] <= len(text), act
 
 
 def acts(record: dict) -> list[tuple]:

@@ -18,6 +18,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from offsets import check_offsets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -136,7 +137,7 @@ def test_any_bytes_through_the_file_reader_give_a_valid_record_or_an_error_namin
             assert decoded.encode("utf-8" if used == "utf-8-sig" else used) == body
         out = processor.process_item(item)
     assert "error" not in out, out.get("error")
-    _assert_valid(out)
+    check_offsets(out)
 
 
 def _utf8(line: bytes):
@@ -202,17 +203,6 @@ def test_a_view_range_mapped_to_raw_and_viewed_again_is_the_same_text(text, data
 
 # -- the tuple extractor ---------------------------------------------------------------------------
 
-def _assert_valid(record: dict) -> None:
-    text = record["text"]
-    for key in ("segments", "sentences", "clauses", "spans", "removed"):
-        for item in record[key]:
-            assert 0 <= item["start"] <= item["end"] <= len(text), (key, item)
-            if "text" in item:
-                assert text[item["start"]:item["end"]] == item["text"], (key, item)
-    for act in record["actions"]:
-        assert 0 <= act["start"] < act["end"] <= len(text), act
-
-
 mixed = st.lists(st.one_of(st.sampled_from(JING_CLAUSES), st.sampled_from(JING_CLAUSES), st.sampled_from(PUNCT),
                            CJK, ASTRAL, st.sampled_from(["&KR0925;", "¶", "<pb:X_1a>"])), max_size=40).map("".join)
 
@@ -222,7 +212,7 @@ mixed = st.lists(st.one_of(st.sampled_from(JING_CLAUSES), st.sampled_from(JING_C
 def test_extractor_on_real_clauses_mixed_with_random_cjk_gives_valid_tuples(processor, text, layer):
     record = {"text": text, "meta": {"layer": layer} if layer else {}}
     out = processor.process(record)
-    _assert_valid(out)
+    check_offsets(out)
     jing = [(s["start"], s["end"]) for s in out["sentences"] if s["layer"] == "JING"]
     for act in out["actions"]:
         # a tuple comes from a 經 sentence and lies inside it; its verb is written there

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from offsets import check_offsets
 import srsly
 from typer.testing import CliRunner
 
@@ -30,17 +31,6 @@ def process(*args: str, tmp_path: Path) -> tuple[int, list[dict], str]:
     result = runner.invoke(app, ["process", *args, "-o", str(out), "-q", "--no-resume"])
     lines = list(srsly.read_jsonl(out)) if out.exists() else []
     return result.exit_code, lines, result.output
-
-
-def check_offsets(record: dict) -> None:
-    text = record["text"]
-    for key in ("segments", "sentences", "clauses", "spans", "removed"):
-        for item in record[key]:
-            assert 0 <= item["start"] <= item["end"] <= len(text), (key, item)
-            if "text" in item:
-                assert text[item["start"]:item["end"]] == item["text"], (key, item)
-    for act in record["actions"]:
-        assert 0 <= act["start"] <= act["end"] <= len(text)
 
 
 def test_gb18030_and_big5_files_are_decoded_and_the_encoding_reported(tmp_path):
