@@ -89,6 +89,20 @@ def _within(ranges: list[tuple[int, int]], start: int, end: int) -> list[tuple[i
     return out
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(text: str) -> str:
+    """``text`` itself, or, if it holds lone surrogates (possible only through the Python API: files
+    and JSONL lines with them are refused when read), a copy with U+FFFD in their place, which the
+    models and OpenCC can read. Same length, so every offset holds for the raw text."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
+
+
 @dataclass
 class _GivenBreaks:
     """Breaks already predicted for one text, behind the splitter interface of ``split_units``."""
@@ -188,7 +202,12 @@ class DocumentProcessor:
         t0 = clock()
         out = copy.deepcopy(record)
         text: str = record["text"]
-        layout, segments, removed = self.layers(record)
+        work = _without_surrogates(text)
+        if work is text:
+            layout, segments, removed = self.layers(record)
+        else:  # the stages read U+FFFD for each lone surrogate; offsets are the same, texts the raw ones
+            layout, segments, removed = self.layers({**record, "text": work})
+            segments = [Segment(s.layer, s.start, s.end, text[s.start:s.end], s.evidence, s.score) for s in segments]
         t1 = clock()
         self.timings["layers"] += t1 - t0
         meta = out.get("meta")
@@ -203,7 +222,7 @@ class DocumentProcessor:
         spans: list[dict[str, Any]] = []
         passages: list[Passage] = []
         t1 = clock()
-        views = [(seg, segment_view(text, seg.start, seg.end, _within(drop, seg.start, seg.end))) for seg in segments]
+        views = [(seg, segment_view(work, seg.start, seg.end, _within(drop, seg.start, seg.end))) for seg in segments]
         views = [(seg, view) for seg, view in views if view.text]
         t2 = clock()
         self.timings["normalise"] += t2 - t1
