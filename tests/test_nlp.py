@@ -172,3 +172,27 @@ def test_udkanbun_backend_when_installed():
     doc = nlp(normalise_str("主人坐取爵于篚,降洗。"))
     assert [t.text for t in doc][:2] == ["主人", "坐"]
     assert any(t.pos_ for t in doc)  # UD-Kanbun's UPOS where its cut was kept
+
+
+_START_UP = """
+import sys
+from pipeline.process import DocumentProcessor
+proc = DocumentProcessor()
+proc.preload()
+out = proc.process({"text": "主人升，賓升，主人阼階上當楣北面再拜。"})
+loaded_by_yili = "torch" in sys.modules
+import thinc.compat, torch  # torch itself stays importable (the stanza backend needs it)
+print(loaded_by_yili, thinc.compat.has_torch, float(torch.ones(2).sum()), len(out["actions"]))
+"""
+
+
+@pytest.mark.parametrize("opt_out, expected", [("", "False False 2.0 3"), ("1", "True True 2.0 3")])
+def test_start_up_leaves_torch_out_of_thinc_unless_asked(opt_out, expected):
+    """A run loads no torch (about a second of start-up); YILI_THINC_TORCH=1 gives thinc its torch back."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, YILI_THINC_TORCH=opt_out)
+    done = subprocess.run([sys.executable, "-c", _START_UP], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[-2] == expected
