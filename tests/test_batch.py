@@ -119,3 +119,24 @@ def test_results_written_by_workers_are_reused_by_a_later_run(tmp_path):
     one = BatchRunner(cfg, jobs=1).run([str(records)], out)
     assert one.reused == 16 and out.read_text(encoding="utf-8") == first
     assert [st.actions for st in one.rows] == [st.actions for st in two.rows]
+
+
+def test_workers_get_the_largest_documents_first_within_a_bounded_look_ahead():
+    from pipeline.batch.schedule import largest_first
+    from pipeline.read.inputs import InputItem
+
+    sizes = [3, 50, 7, 20, 1, 90, 4, 60]
+    read: list[int] = []
+
+    def todo():
+        for i, n in enumerate(sizes):
+            read.append(i)
+            yield i, InputItem(f"doc{i}", {"text": PASSAGES[0][:1] * n})
+
+    out = largest_first(todo(), max_items=4)
+    first = next(out)
+    assert first[0] == 1 and read == [0, 1, 2, 3]  # the first window only: memory stays bounded
+    assert [i for i, _ in out] == [3, 2, 0, 5, 7, 6, 4]
+    # a character budget closes a window too; an error item (no text) counts as empty
+    items = [(0, InputItem("a", {"text": "禮" * 10})), (1, InputItem("b", {}, "b: no such file")), (2, InputItem("c", {"text": "禮" * 30}))]
+    assert [i for i, _ in largest_first(items, max_chars=10)] == [0, 2, 1]

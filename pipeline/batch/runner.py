@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Optional
 
+from pipeline.batch.schedule import largest_first
 from pipeline.batch.store import ResultStore, config_fingerprint, dumps, record_key, write_jsonl_atomic
 from pipeline.process import DocumentProcessor, Stats, stats_from_record
 from pipeline.read.inputs import InputItem, iter_inputs
@@ -114,6 +115,7 @@ class BatchRunner:
             for index, item in todo:
                 yield index, proc.process_item(item)
             return
+        todo = largest_first(todo)  # big documents first: none left alone on one worker at the end
         window = self.jobs * 4
         context = None
         if "fork" in multiprocessing.get_all_start_methods():
@@ -154,7 +156,7 @@ class BatchRunner:
         try:
             window = max(8, len(client.scheduler_info().get("workers", {})) * 4)
             pending: deque = deque()
-            for index, item in todo:
+            for index, item in largest_first(todo):
                 pending.append((index, client.submit(_dask_process, item, self.config, pure=False)))
                 while len(pending) >= window:
                     i, fut = pending.popleft()
