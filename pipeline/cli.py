@@ -88,7 +88,7 @@ def process(
     """Segment layers, split sentences, tag spans and extract action tuples (SCHEMA section 6)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from pipeline.batch.runner import BatchRunner
+    from pipeline.batch.runner import BatchRunner, ExecutorUnavailable
     from pipeline.config import load_config
     from pipeline.read.inputs import expand_paths, sample_paths
 
@@ -132,6 +132,9 @@ def process(
         task = progress.add_task("process", total=total_files, rate="")
         try:
             report = runner.run(paths, output)
+        except ExecutorUnavailable as exc:
+            err.print(f"[red]{exc}[/red]")
+            raise typer.Exit(code=2)
         except OSError as exc:
             err.print(f"[red]cannot write {output}:[/red] {exc.strerror or exc}")
             raise typer.Exit(code=2)

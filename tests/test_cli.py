@@ -82,3 +82,18 @@ def test_evaluate_actions_scores_the_forms_per_chapter(tmp_path):
         assert got["f1"] > 0.7, (form, got)
         assert set(got["spans"]) >= {"ACTOR", "VERB", "all"}
     assert list(figures["punctuated"]["chapters"]) == ["03"]
+
+
+def test_unreachable_dask_scheduler_is_named_as_such_not_as_an_output_problem(tmp_path):
+    """No scheduler listens on port 1: the error says so (it used to read "cannot write OUT")."""
+    import dask
+
+    doc = tmp_path / "doc.txt"
+    doc.write_text("主人升，賓升。", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        result = runner.invoke(app, ["process", str(doc), "-o", str(out), "-q", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1"])
+    assert result.exit_code == 2
+    message = " ".join(result.output.split())
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in message
+    assert "cannot write" not in message and not out.exists()

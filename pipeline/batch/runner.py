@@ -24,6 +24,10 @@ from pipeline.read.inputs import InputItem, iter_inputs
 _WORKER: dict[str, DocumentProcessor] = {}
 
 
+class ExecutorUnavailable(RuntimeError):
+    """The executor cannot start (a Dask scheduler that does not answer): no document was processed."""
+
+
 def _worker_init(config: dict[str, Any]) -> None:
     if "proc" in _WORKER:  # forked from a parent that had loaded the models: share its pages
         return
@@ -149,7 +153,10 @@ class BatchRunner:
             raise RuntimeError("the Dask executor needs the extra: pip install 'yili[dask]'") from exc
         cluster = None
         if self.scheduler:
-            client = Client(self.scheduler)
+            try:
+                client = Client(self.scheduler)
+            except OSError as exc:  # refused, unreachable, timed out: not a problem of the output file
+                raise ExecutorUnavailable(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from exc
         else:
             cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1, processes=True, dashboard_address=None)
             client = Client(cluster)
