@@ -74,6 +74,8 @@ class Piece:
     topic: Optional[Span] = None
     #: the subject only assists (宗人贊祭, 庶子贊授肺): the principal stays the carried actor
     assist: bool = False
+    #: the subject is the one made to act (使人執俎從之, 使二人舉觶): the acts are his
+    causee: bool = False
 
 
 _SKIP_BEFORE_PREDICATE = {ADV, NEG, COUNT, RESP, PREFIX, LOCATION, DIR, DANG, FACING_KIND}
@@ -171,6 +173,9 @@ class _Walk:
                 i = self._actor(i)
                 continue
             if VERB in k:
+                if self._dish_noun(i):
+                    i = self._dish(i)
+                    continue
                 if OBJECT in k or LOCATION in k:
                     if self._noun_verb(i):
                         i += 1
@@ -183,6 +188,10 @@ class _Walk:
                     self.pre_loc, self.pre_loc_from = (self.toks[i + 1].start, self.toks[j - 1].end), "pre"
                     i = j
                     continue
+            if t.text in self.voc.causatives and self.tok(i + 1) is not None and (
+                    ACTOR in self.kinds(i + 1) or self.toks[i + 1].text == "人"):
+                i = self._causee(i + 1)  # 使人受俎, 使二人舉觶: the one made to act is the subject
+                continue
             if OTHERV in k or (AND in k and PUNCT not in k and self.kinds(i + 1) & {LOCATION, DANG}):
                 self.verb_seen = True
                 self.piece.other_verb = True
@@ -235,6 +244,12 @@ class _Walk:
                 self.with_word = t.text
                 i += 2
                 continue
+            elif WITH in k and self.tok(i + 1) is not None and self.toks[i + 1].text == "其" \
+                    and ACTOR in self.kinds(i + 2) and not self.verb_seen:
+                j = self._actor_group_end(i + 2)  # 皆與其耦進: each with his partner, the subject acts
+                self.piece.mentions.append((self.toks[i + 2].start, self.toks[j - 1].end))
+                i = j
+                continue
             elif WITH in k and self.kinds(i + 1) & {OBJECT, CHAR} and not self.kinds(i + 1) & {ACTOR}:
                 j = i + 1  # 以菹豆, 以虛爵: the instrument, not the object of the verb
                 while self.kinds(j) & {CHAR, NUM} and not self.kinds(j) & {OBJECT} and j < i + 3:
@@ -280,6 +295,11 @@ class _Walk:
             self.last_verb_index = -9
             return i + 1
         j = self._actor_group_end(i)
+        if ZHI in self.kinds(j) and ACTOR in self.kinds(j + 1):
+            k = self._actor_group_end(j + 1)
+            after = self.kinds(k)
+            if not after & {DIR, ZHI} and not (LOCATION in after and VERB not in after):
+                j = k  # 勝者之弟子, 大夫之耦: one participant named by another (not 主人之北)
         span = (self.toks[i].start, self.toks[j - 1].end)
         self.piece.mentions.append(span)
         if ZHI in self.kinds(j) and self.kinds(j + 1) & (_PLACE_RUN | {VERB}):
@@ -359,7 +379,7 @@ class _Walk:
                 continue
             k = self.kinds(j)
             if k & {VERB, OTHERV}:
-                return True
+                return OTHERV in k or not self._dish_noun(j)
             if WITH in k and ACTOR in self.kinds(j + 1):
                 j = self._actor_group_end(j + 1)
                 continue
@@ -413,8 +433,14 @@ class _Walk:
                 self.last_verb_index = i
                 return i + 1
         if self.command:
-            if last is not None and last.lemma == "命" and last.object is None:
+            if last is not None and self.voc.normalise(last.lemma) in self.voc.command_verbs and last.object is None:
                 last.object = (t.start, t.end)
+            return i + 1
+        if lemma == "對" and self.tok(i + 1) is not None and self.toks[i + 1].text in self.voc.not_reply_after:
+            self.verb_seen = True  # 筵對席, 長兄弟對之: "opposite", not the reply
+            self.piece.other_verb = True
+            self.last = None
+            self.last_verb_index = -9
             return i + 1
         if x in self.voc.nounable and (OTHERV in self.kinds(i - 1) or (
                 WITH in self.kinds(i - 1) and self.kinds(i + 1) & {VERB, OTHERV})):
@@ -462,6 +488,46 @@ class _Walk:
                 and not self.kinds(i + 1) & {ACTOR}:
             self.command = True  # 命送, 命挼祭, 命取矢: what is commanded is no act of its own
         return i + 1
+
+    def _causee(self, i: int) -> int:
+        """A new piece whose subject is the participant at ``i`` (after 使 / 遣)."""
+        j = self._actor_group_end(i) if ACTOR in self.kinds(i) else i + 1
+        span = (self.toks[i].start, self.toks[j - 1].end)
+        self._close()
+        self._new_piece(span)
+        self.piece.causee = True
+        self.piece.mentions.append(span)
+        return j
+
+    def _dish_noun(self, i: int) -> bool:
+        """Is the closed-list character at ``i`` a dish here (就其薦, 辟薦, 徹主婦薦、俎)?"""
+        t = self.tok(i)
+        if t is None or t.text not in self.voc.dish_nouns:
+            return False
+        prev = self.tok(i - 1)
+        if prev is not None and prev.text in ("其", "辟") and prev.end == t.start:
+            return True
+        return AND in self.kinds(i + 1) and OBJECT in self.kinds(i + 2)
+
+    def _dish(self, i: int) -> int:
+        """The dish (with its owner or 其, and the things listed after it) as the last act's thing
+        or, after a verb of motion, its place."""
+        start = i
+        prev = self.tok(i - 1)
+        if prev is not None and prev.end == self.toks[i].start and (
+                prev.text == "其" or (ACTOR in prev.kinds and self.verb_seen)):
+            start = i - 1
+        j = i + 1
+        while AND in self.kinds(j) and OBJECT in self.kinds(j + 1):
+            j += 2
+        span = (self.toks[start].start, self.toks[j - 1].end)
+        d = self.last
+        if d is not None and self.verb_seen:
+            if d.lemma in _MOTION_TO_PLACE:
+                self._set_location(d, span, "post")
+            elif d.object is None:
+                d.object = span
+        return j
 
     def _pronoun(self, i: int) -> None:
         t = self.toks[i]

@@ -198,6 +198,8 @@ class _Run:
         #: the carried actor before the last response (荅拜): the next sentence goes back to it
         self.before_response: Optional[str] = None
         self.reverting = False
+        #: the giver whose 拜送 ended the last sentence: dishes served next are still his (主人拜送。設菹醢)
+        self.sender: Optional[str] = None
         #: acts of the opening, before anyone was named: the first named non-responding actor of the
         #: passage takes them (卒洗，主人壹揖 …)
         self.unresolved: list[_Emitted] = []
@@ -219,7 +221,10 @@ class _Run:
 
     def new_sentence(self) -> None:
         self.flush_pending()
-        if self.reverting and self.emitted and self.emitted[-1].action.response:
+        self.sender = None
+        if self.reverting and self.emitted and _answers(self.emitted[-1].action):
+            if not self.emitted[-1].action.response:
+                self.sender = self.current
             self.current = self.before_response  # after 賓答拜。 the drinker goes on, not the answerer
         self.before_response = None
         self.reverting = False
@@ -312,10 +317,10 @@ class _Run:
                 for e in self.unresolved:
                     e.action.actor, e.actor_key = actor, self.key(actor)
                 self.unresolved.clear()
-            if d.response and not inferred and self.key(actor) != self.key(self.current):
+            if _answers(act) and not inferred and self.key(actor) != self.key(self.current):
                 self.before_response = self.current
                 self.reverting = True
-            elif not d.response:
+            elif not _answers(act):
                 self.before_response = None
                 self.reverting = False
             if actor is not None and not (d.finishes == "拜" and self.current is not None):
@@ -324,8 +329,8 @@ class _Run:
                 self.named.append((target, sentence))
         if used_pending:
             self.pending = None
-        if piece.assist and principal is not None:
-            self.current = principal  # 宗人贊祭 / 庶子贊授肺: the principal's sequence goes on
+        if (piece.assist or piece.causee) and principal is not None:
+            self.current = principal  # 宗人贊祭, 使人執俎從之: the principal's sequence goes on
 
     def actor_of(self, d: Draft, subject: Optional[str], pending: Optional[_Pending], sentence) -> tuple[Optional[str], bool]:
         if subject:
@@ -356,6 +361,8 @@ class _Run:
             last = self.emitted[-1]
             if last.action.target and _is_group(last.action.target, self.x.normalise):
                 return last.action.target, True
+        if self.sender is not None and d.lemma in _SERVING_VERBS:
+            return self.sender, True  # 主人拜送。設菹醢、俎: the giver serves the dishes
         return self.current, True
 
     def last_bow(self) -> Optional[_Emitted]:
@@ -406,6 +413,14 @@ class _Run:
 #: 泰羹湇自門入, 匕皆加于鼎); with other verbs a thing first is only the matter (每一个釋一算)
 _THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
 _PLACING_VERBS = set("設 加".split())
+#: verbs of serving dishes, which stay with the giver after his 拜送 (GUIDE 3.2)
+_SERVING_VERBS = set("設 薦".split())
+
+
+def _answers(action: Action) -> bool:
+    """An act of the other party inside someone's sequence: a response (荅拜) or the giver's 拜送
+    (一人…受爵，主人拜送爵。階前坐祭 → the drinker goes on in the next sentence)."""
+    return action.response or (action.verb == "拜" and (action.purpose or "") == "送")
 
 
 def _is_group(name: str, normalise: Callable[[str], str]) -> bool:

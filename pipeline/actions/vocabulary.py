@@ -43,7 +43,8 @@ PREPOSITIONS = "于 於 自 在".split()
 WITHS = "以 與".split()
 ANDS = ["及"]
 #: 序 "in order" (序進, 序升) only right before a verb; elsewhere it is the wall of the hall
-ADVERBS = "乃 遂 皆 亦 又 少 先 俱 竝 並 各 徧 遍 既 將 則 而 因 猶 疑 已 還 咸 必 且 序".split()
+#: 若 "if" opens a conditional whose subject is the actor of the 則 clause (若大夫之耦不勝，則亦執弛弓)
+ADVERBS = "乃 遂 皆 亦 又 少 先 俱 竝 並 各 徧 遍 既 將 則 而 因 猶 疑 已 還 咸 必 且 序 若".split()
 LIKES = ["如"]
 SAYS = ["曰"]
 ZHIS = ["之"]
@@ -54,7 +55,7 @@ OTHER_VERBS = (
     "戒 速 厭 謀 舉 羞 至 視 哭 踊 致 遷 載 錯 布 陳 張 縣 作 使 帥 止 拂 扱 兼 擩 食 嘗 飯 酳 奉 "
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
     "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
-    "撫 挼 摶 更 易 遣"
+    "撫 挼 摶 更 易 遣 勝"
 ).split()
 #: 拜's purposes, folded into the 拜 tuple (SCHEMA: 拜送爵, 拜受爵, 拜洗, 拜至, 拜辱, 拜既爵).
 PURPOSES = "送 受 洗 至 辱 既爵 崇酒 妥 酒".split()
@@ -79,8 +80,16 @@ OBJECT_VERBS = set("取 執 奠 設 加 徹 受 授 實 委 卒 辭 薦".split()
 NOUNABLE = set("祭 薦 命 射 洗 降 拜 升 盥".split())
 #: 反 / 復 / 即 / 就 right before another verb are adverbs ("back", "again", "then")
 ADVERBIAL_VERBS = set("反 復 即 就".split())
-#: these verbs are said to a participant who then does what follows: 命佐食祭
-COMMAND_VERBS = set("命".split())
+#: these verbs are said to a participant who then does what follows: 命佐食祭; 請徹俎 asks for an
+#: act that is no act of the passage's either (GUIDE 3.1: 請見 → object 見)
+COMMAND_VERBS = set("命 請".split())
+#: causatives: the participant after them does what follows (使人受俎, 使二人舉觶…洗, 遣舉奠盥)
+CAUSATIVES = set("使 遣".split())
+#: dish words that are also closed-list verbs (薦 "the offerings"): a thing after 其 / 辟 or a
+#: possessor (主婦薦、俎), or when a list of things goes on (薦、俎)
+DISH_NOUNS = set("薦".split())
+#: 對 is "facing, opposite" (筵對席, 長兄弟對之), not the reply, before these
+NOT_REPLY_AFTER = set("之 席 筵".split())
 #: verbs whose object is the act declined or finished (辭洗, 辭降, 卒洗, 卒爵)
 ACT_OBJECT_VERBS = {"卒": None, "辭": set("洗 降 拜 升 坐".split())}
 #: a closed-list character right after these verbs is a thing, not a second act: 祭薦 (offers from
@@ -123,6 +132,9 @@ class Vocabulary:
     nounable: set[str] = field(default_factory=set)
     adverbial_verbs: set[str] = field(default_factory=set)
     command_verbs: set[str] = field(default_factory=set)
+    causatives: set[str] = field(default_factory=set)
+    dish_nouns: set[str] = field(default_factory=set)
+    not_reply_after: set[str] = field(default_factory=set)
     counted_verbs: set[str] = field(default_factory=set)
     place_nouns: set[str] = field(default_factory=set)
     purposes: set[str] = field(default_factory=set)
@@ -187,6 +199,9 @@ class Vocabulary:
         voc.nounable = norm_set(NOUNABLE)
         voc.adverbial_verbs = norm_set(ADVERBIAL_VERBS)
         voc.command_verbs = norm_set(COMMAND_VERBS)
+        voc.causatives = norm_set(CAUSATIVES)
+        voc.dish_nouns = norm_set(DISH_NOUNS)
+        voc.not_reply_after = norm_set(NOT_REPLY_AFTER)
         voc.counted_verbs = norm_set(COUNTED_VERBS)
         voc.place_nouns = norm_set(PLACE_NOUNS)
         voc.purposes = norm_set(set(PURPOSES))
