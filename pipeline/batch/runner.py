@@ -6,6 +6,7 @@ Order of output follows order of input whatever finishes first; finished documen
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import shutil
 import tempfile
@@ -128,11 +129,17 @@ class BatchRunner:
             proc = self.processor or DocumentProcessor(self.config)
             proc.preload()
             _WORKER["proc"] = proc
+            # the models' objects move out of the collector's reach: its passes in the workers would
+            # otherwise write to every shared page they visit and copy it into each worker
+            gc.collect()
+            gc.freeze()
         try:
             yield from self._pool(todo, window, context)
         finally:
-            if context is not None and self.processor is None:
-                _WORKER.pop("proc", None)
+            if context is not None:
+                gc.unfreeze()
+                if self.processor is None:
+                    _WORKER.pop("proc", None)
 
     def _pool(self, todo, window: int, context) -> Iterator[tuple[int, dict[str, Any]]]:
         with ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_worker_init, initargs=(self.config,)) as pool:
