@@ -784,3 +784,20 @@ def test_leftover_eaters_are_participants(extractor):
     r = xh(extractor, "15", 464)  # …兩𦿉皆降，實爵于篚。上𦿉洗爵，升酌，酢主人，主人拜受爵。
     check(r.get("降"), actor="兩𦿉", actor_inferred=False)
     check(r.get("酢"), actor="上𦿉", actor_inferred=True, target="主人")
+
+
+def test_thing_words_are_places_after_yu_and_things_elsewhere():
+    from pipeline.process import DocumentProcessor
+
+    def spans(text: str) -> dict[str, str]:
+        out = DocumentProcessor(None).process({"text": text, "meta": {"layer": "JING"}})
+        return {s["text"]: s["label"] for s in out["spans"]}
+
+    got = spans(jing("04")[316])  # 辯，卒受者以觶降，坐奠于篚。
+    assert got["篚"] == "LOCATION"
+    got = spans(jing("04")[345])  # 賓取俎，還授司正，…
+    assert got["俎"] == "OBJECT"
+    got = spans(jing("15")[420])  # 長皆奠觶于其所，…弟子皆復其位。
+    assert got["其所"] == "LOCATION" and got["其位"] == "LOCATION"
+    got = spans(jing("04")[294])  # …賓拜送于主人之西。
+    assert got["主人之西"] == "LOCATION"

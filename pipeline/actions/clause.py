@@ -210,7 +210,10 @@ class _Walk:
                 i += 1  # 序進, 序升: "in order"
                 continue
             if LOCATION in k or DANG in k:
-                if OBJECT in k and self._object_context(i):
+                if OBJECT in k and not self.verb_seen and self.subject is None and i == self.piece_start:
+                    self.piece.thing_topic = True  # 俎出于廟門: a thing (also a place word) as topic
+                    i = self._object(i)
+                elif OBJECT in k and self._object_context(i):
                     i = self._object(i)
                 else:
                     i = self._place(i, bare=True)

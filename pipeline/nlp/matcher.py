@@ -37,6 +37,10 @@ NON_VERB_BEFORE = frozenset("适于在当自至设陈")
 #: … of these, the ones after which it is a thing (OBJECT) rather than a place (LOCATION).
 OBJECT_BEFORE = frozenset("设陈")
 
+#: A thing that is also a place (篚, 俎, 席 …) is the place right after these (normalised): 于篚,
+#: 升席, 即席; elsewhere it is the thing (取篚, 設席).
+PLACE_BEFORE = frozenset("于在自升降即就适反复")
+
 Candidate = tuple[int, int, tuple[str, ...]]
 
 
@@ -45,6 +49,8 @@ def resolve_label(text: str, start: int, labels: Sequence[str]) -> str:
     if len(labels) == 1:
         return labels[0]
     before = text[start - 1] if start > 0 else ""
+    if "VERB" not in labels and "LOCATION" in labels and "OBJECT" in labels:
+        return "LOCATION" if before in PLACE_BEFORE else "OBJECT"  # 奠于篚 / 取篚, 升席 / 設席
     if "VERB" in labels and before in NON_VERB_BEFORE:
         others = [label for label in labels if label != "VERB"]
         preferred = "OBJECT" if before in OBJECT_BEFORE else "LOCATION"
