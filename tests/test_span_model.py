@@ -94,6 +94,23 @@ def test_component_in_the_pipeline(tiny_model, mode):
     assert build_nlp({"nlp": {"tokenizer": "jieba"}}).pipe_names == ["lexicon_ruler"]
 
 
+def test_pipe_in_batches_gives_what_one_doc_at_a_time_gives(tiny_model):
+    """nlp.pipe (what yili process calls) scores batches with the model; the spans are the same."""
+    from pipeline.text.normalise import normalise_str
+    from tests.conftest import SEEDS
+
+    folder, _ = tiny_model
+    nlp = build_nlp({"nlp": {"tokenizer": "jieba", "span_model": str(folder), "span_model_mode": "fill"}})
+    seed = SEEDS[3].read_text(encoding="utf-8")
+    lines = [normalise_str(line) for line in seed.splitlines()[:80]] + [""]
+    def spans(doc):
+        return [(s.start_char, s.end_char, s.label_) for s in doc.spans["sc"]]
+
+    one = [spans(nlp(t)) for t in lines]
+    many = [spans(d) for d in nlp.pipe(lines, batch_size=16)]
+    assert many == one and sum(map(len, one)) > 100
+
+
 def test_default_config_is_lexicon_only():
     from pipeline.config import load_config
 
