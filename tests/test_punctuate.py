@@ -234,3 +234,19 @@ def test_read_conllu_spans_match_the_text():
     assert first.tokens[0][2] == "VERB"
     second = sentences[1]
     assert second.text == "子曰" and second.paragraph > first.paragraph
+
+
+def test_key_table_finds_every_key_and_misses_the_rest():
+    import numpy as np
+
+    from pipeline.text.punctuate_hash import KeyTable
+
+    rng = np.random.default_rng(7)
+    keys = np.unique(rng.integers(0, 2**40, 5000))
+    keys = np.concatenate([keys, keys[:50] + 2**41])  # same low bits: probing must tell them apart
+    rng.shuffle(keys)
+    table = KeyTable.build(keys)
+    assert (table.lookup(keys) == np.arange(len(keys))).all()
+    others = np.setdiff1d(rng.integers(0, 2**42, 5000), keys)
+    assert (table.lookup(others) == len(keys)).all()
+    assert len(table.lookup(np.zeros(0, dtype=np.int64))) == 0

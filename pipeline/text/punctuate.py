@@ -239,7 +239,8 @@ class CompiledCRF:
     crfsuite needs every feature as a string; building ~25 strings per character is what made
     prediction slow. Here every (n-gram template, value) the model weights is one integer key —
     ``template index * radix**3 + the chars' ids in base radix`` — in one sorted array with a
-    weight row per key, so all templates at all positions are looked up with one ``searchsorted``.
+    weight row per key, so all templates at all positions are looked up at once, in a numpy hash
+    table of the keys (:mod:`pipeline.text.punctuate_hash`; 3–4 times faster than ``searchsorted``).
     The sparse other attributes (lexicon terms, text ends, the layer) go through a dict.
     Same weights, same features and the same Viterbi as crfsuite (whose dump keeps 6 decimals).
     """
@@ -289,6 +290,25 @@ class CompiledCRF:
         model.keys = codes[order]
         model.weights = np.stack([w for _, w in items])[order] if items else model.weights
         return model
+
+    def _table(self):
+        """The hash table of the keys and the weight rows with a zero row appended (the row of
+        a missing key); built on first use, again whenever ``keys`` was replaced."""
+        import numpy as np
+
+        from pipeline.text.punctuate_hash import KeyTable
+
+        cached = getattr(self, "_lookup", None)
+        if cached is None or cached[0] is not self.keys:
+            zero = np.zeros((1, len(self.labels)))
+            cached = (self.keys, KeyTable.build(self.keys), np.vstack([self.weights, zero]))
+            self._lookup = cached
+        return cached[1], cached[2]
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state.pop("_lookup", None)  # rebuilt on first use (tens of ms); several MB
+        return state
 
     def _code(self, template: int, value: str) -> int:
         code = 0
@@ -341,9 +361,10 @@ class CompiledCRF:
         )
         n = len(positions)
         total = np.zeros((n, size))
-        keys, weights, radix = self.keys, self.weights, self.radix
+        radix = self.radix
         shift = radix**3
         plan = self._plan(templates)
+        table, weights = self._table()
         for lo in range(0, n, self.CHUNK):
             at_pos = positions[lo : lo + self.CHUNK]
             parts = []
@@ -352,14 +373,10 @@ class CompiledCRF:
                 for j in range(offs.shape[1]):
                     gram = gram * radix + ids[offs[:, j][:, None] + at_pos[None, :]]
                 parts.append(tids[:, None] * shift + gram)
-            if not parts or not len(keys):
+            if not parts or not len(self.keys):
                 continue
-            codes = np.concatenate(parts).ravel()
-            at = np.searchsorted(keys, codes)
-            at[at >= len(keys)] = 0
-            hit = keys[at] == codes
-            found = np.where(hit[:, None], weights[at], 0.0)
-            total[lo : lo + len(at_pos)] += found.reshape(-1, len(at_pos), size).sum(axis=0)
+            rows = table.lookup(np.concatenate(parts).ravel())  # a missing key gets the zero row
+            total[lo : lo + len(at_pos)] += weights[rows].reshape(-1, len(at_pos), size).sum(axis=0)
         if layer in LAYER_NAMES and f"L{layer}" in self.other:
             total += self.other[f"L{layer}"]
         other = self.other
