@@ -158,3 +158,23 @@ def test_batched_sentence_breaks_equal_each_layers_own_splitter(processor):
         for n, b in batched.items()
     )
     assert differs > 0
+
+
+def test_verb_spans_are_the_acts_performed_unless_the_config_asks_for_every_lexicon_verb():
+    """04 鄉飲酒禮: in 主人辭降 the act is 辭 and 降 only what is declined, so 降 is no VERB span
+    (GUIDE §2, SCHEMA: one VERB span per tuple); 注 text keeps every lexicon verb."""
+    from pipeline.config import load_config
+    from pipeline.process import DocumentProcessor
+
+    jing = "主人坐取爵于篚，降洗。賓降，主人辭降。賓對。"
+    verbs = {}
+    for mode in ("acts", "lexicon"):
+        cfg = load_config()
+        cfg["actions"]["verb_spans"] = mode
+        out = DocumentProcessor(cfg).process({"text": jing, "meta": {"layer": "JING"}})
+        verbs[mode] = [(s["start"], s["text"]) for s in out["spans"] if s["label"] == "VERB"]
+        assert [a["verb"] for a in out["actions"]] == ["坐", "取", "降", "洗", "降", "辭", "對"]
+    assert verbs["acts"] == [(2, "坐"), (3, "取"), (8, "降"), (9, "洗"), (12, "降"), (16, "辭"), (20, "對")]
+    assert verbs["lexicon"] == sorted(verbs["acts"] + [(17, "降")])
+    zhu = DocumentProcessor().process({"text": "主人辭降，辭賓降也。", "meta": {"layer": "ZHU"}})
+    assert [s["text"] for s in zhu["spans"] if s["label"] == "VERB"] == ["辭", "降", "辭", "降"]

@@ -389,6 +389,7 @@ class _Run:
             target=w(*d.target) if d.target else None,
             location=w(*d.location) if d.location else None,
             facing=w(*d.facing) if d.facing else None,
+            verb_at=view.to_raw(*d.verb_token),
         )
 
     def flush_pending(self) -> None:
