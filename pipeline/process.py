@@ -113,24 +113,6 @@ class _GivenBreaks:
         return self.found
 
 
-def _verbs_of_acts(spans: list[dict[str, Any]], actions: list[Action], ranges: list[tuple[int, int]]) -> list[dict[str, Any]]:
-    """Inside the segments that yield tuples, a VERB span is kept only where a tuple's verb is.
-
-    The lexicon marks every closed-list verb character; SCHEMA's VERB is the act performed, one
-    span per tuple: 司射's 射, the 洗 of 辭洗 (辭 is the act), a verb only commanded (命佐食祭) or
-    compared (如初) are not VERBs. The extractor has decided which characters are acts.
-    """
-    acts = {a.verb_at for a in actions if a.verb_at is not None}
-    starts = sorted(ranges)
-
-    def in_action_layer(s: int, e: int) -> bool:
-        i = bisect.bisect_right(starts, (s, float("inf"))) - 1
-        return i >= 0 and starts[i][0] <= s and e <= starts[i][1]
-
-    return [sp for sp in spans if sp["label"] != "VERB" or (sp["start"], sp["end"]) in acts
-            or not in_action_layer(sp["start"], sp["end"])]
-
-
 class DocumentProcessor:
     def __init__(self, config: Optional[dict[str, Any]] = None):
         self.config = config if config is not None else load_config()
@@ -274,8 +256,12 @@ class DocumentProcessor:
         actions: list[Action] = self.extractor.extract(passages) if passages else []
         self.timings["actions"] += clock() - t4
 
-        if passages and self.config.get("actions", {}).get("verb_spans", "acts") == "acts":
-            spans = _verbs_of_acts(spans, actions, [(seg.start, seg.end) for seg, _ in views if seg.layer in action_layers])
+        if passages:
+            from pipeline.actions.spans import refine_passages, verbs_of_acts
+
+            spans = refine_passages(text, spans, passages, [seg.layer in tag_layers for seg, _ in views if seg.layer in action_layers])
+            if self.config.get("actions", {}).get("verb_spans", "acts") == "acts":
+                spans = verbs_of_acts(spans, actions, [(seg.start, seg.end) for seg, _ in views if seg.layer in action_layers])
 
         out["segments"] = [s.to_dict() for s in segments]
         out["sentences"] = sentences

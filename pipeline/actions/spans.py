@@ -1,0 +1,318 @@
+"""The span post-pass of 經 passages: the general constructions of GUIDE §2 the lexicon cannot see.
+
+The lexicon ruler marks terms one by one; the gold marks phrases and readings that depend on the
+words around a term. Each rule here is one construction a reader of the 儀禮 would name:
+
+- nothing inside quoted speech 「…」 is marked; a participant named in a comparison (如賓禮) is none;
+- a number or an attribute before a thing is part of it (二勺, 一个, 八算, 弛弓, 眾弓, 餘獲, 右獲);
+  獲 "the tallies" is a thing only with such a determiner (釋獲 is the act); the determiner 其 stays
+  outside (執其薦 → 薦);
+- a thing is no OBJECT where it names the purpose of a bow (不拜既爵, 拜崇酒), is only looked at
+  (視矦中), counted for each (每一个), defined (二算為純), or where 決 / 遂 / 拾 are the acts of
+  putting on the archer's gear (袒、決、遂);
+- a thing after 于 / 諸 is the place (加二勺于兩壺, 兼諸弣); a participant, place or thing followed
+  by a direction is a place (賓南, 阼階下之東南, 大夫之右), a measure goes with it (堂前三笴), and a
+  bare direction after 于 / 在 / 自 / 適 is one (上射於右, 在西);
+- the hands are places only after 于 (實于左手; 右手取肺 is manner), 序 alone only after a place word
+  (序進 is "in order"), nothing is a place after 盡 (盡階);
+- X之Y is one thing (豐上之觶, 中之八算) or one participant (勝者之弟子, 大夫之耦), and a verb or
+  thing before 者 names a participant (媵爵者, 沃洗者); 相 alone is the assistant only after a
+  number or 作 (一相, 作相), elsewhere "mutually" or "to assist".
+
+Every rule works on the normalised view (simplified forms), so the traditional and the simplified
+texts get the same spans; clause boundaries come from the passage's clauses, so it also holds for
+unpunctuated text after 斷句. Linear in the passage length.
+"""
+
+from __future__ import annotations
+
+import bisect
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Sequence
+
+Span = tuple[int, int, str]
+
+
+@lru_cache(maxsize=1)
+def _chars() -> dict[str, Any]:
+    """The character classes of the rules, in the normalised (simplified) form of the view."""
+    from pipeline.text.normalise import normalise_str as n
+
+    return {
+        "numerals": frozenset(n("一二三四五六七八九十兩")),
+        "attributes": frozenset(n("餘賢虛弛眾重")),
+        "tally_determiners": frozenset(n("左右餘賢")),
+        "tally": n("獲"),
+        "each": n("每"),
+        "defined": n("為"),
+        "looked": n("視"),
+        "bow": n("拜"),
+        "bow_purpose": frozenset(n("既崇")),
+        "gear": frozenset(n("決遂拾")),
+        "gear_before": frozenset(n("不袒襲、")),
+        "place_prep": frozenset(n("于於諸")),
+        "bare_place_before": frozenset(n("于於在自適")),
+        "place_words": frozenset(n("于於在自當適即就升降反復出入")),
+        "directions": frozenset(n("東西南北左右前後")),
+        "measures": frozenset(n("步笴等尺丈寸")),
+        "hands": frozenset({n("左手"), n("右手")}),
+        "in_order": n("序"),
+        "to_the_end": n("盡"),
+        "assistant": n("相"),
+        "assistant_before": frozenset(n("一二三四作")),
+        "of": n("之"),
+        "its": n("其"),
+        "one_who": n("者"),
+        "like": n("如"),
+        "rite": n("禮"),
+        "winners": frozenset({n("勝者"), n("不勝者")}),
+        "facing_after": frozenset(n("面上")),
+        "open_quote": frozenset("「『“"),
+        "close_quote": frozenset("」』”"),
+    }
+
+
+_PUNCT = frozenset("，、。；：︰！？,.;:!?「」『』“”‘’﹗﹐﹑○")
+
+
+class _Passage:
+    """The view text, its clause boundaries and which characters the current spans cover."""
+
+    def __init__(self, text: str, clauses: Sequence[tuple[int, int]]):
+        self.text = text
+        self.bounds = {0, len(text)}
+        for s, e in clauses:
+            self.bounds.update((s, e))
+
+    def boundary_before(self, i: int) -> bool:
+        """A clause starts at ``i`` (punctuation or the 斷句 of unpunctuated text)."""
+        return i in self.bounds or (i > 0 and self.text[i - 1] in _PUNCT)
+
+    def boundary_at(self, i: int) -> bool:
+        return i >= len(self.text) or i in self.bounds or self.text[i] in _PUNCT
+
+    def before(self, i: int, k: int = 1) -> str:
+        return self.text[max(0, i - k):i]
+
+
+def _covered(text: str, spans: Iterable[Span]) -> bytearray:
+    cov = bytearray(len(text) + 1)
+    for s, e, _ in spans:
+        cov[s:e] = b"\x01" * (e - s)
+    return cov
+
+
+def _quoted(p: _Passage, spans: list[Span]) -> list[Span]:
+    """Nothing inside quoted speech is marked (GUIDE §2); an unclosed quote runs to the end."""
+    c = _chars()
+    inside = bytearray(len(p.text) + 1)
+    depth = 0
+    for i, ch in enumerate(p.text):
+        if ch in c["open_quote"]:
+            depth += 1
+        elif ch in c["close_quote"]:
+            depth = max(0, depth - 1)
+        elif depth:
+            inside[i] = 1
+    if not any(inside):
+        return spans
+    return [sp for sp in spans if not any(inside[sp[0]:sp[1]])]
+
+
+def _dropped(p: _Passage, spans: list[Span]) -> list[Span]:
+    """Spans that name no participant, thing or place in their construction."""
+    c, t = _chars(), p.text
+    out: list[Span] = []
+    for s, e, label in spans:
+        word = t[s:e]
+        if label == "ACTOR":
+            if p.before(s) == c["like"] and t[e:e + 1] == c["rite"]:
+                continue  # 如賓禮: the rite compared, no participant
+            if word == c["assistant"] and p.before(s) not in c["assistant_before"]:
+                continue  # 相左, 相揖, 右手相: "mutually", "to assist"
+        elif label == "OBJECT":
+            if p.before(s) == c["bow"] or (p.before(s) in c["bow_purpose"] and p.before(s - 1) == c["bow"]):
+                continue  # 不拜既爵, 拜崇酒: the purpose of the bow
+            if word in c["gear"] and (p.boundary_before(s) or p.before(s) in c["gear_before"]):
+                continue  # 袒、決、遂: the acts of putting on the gear
+            if t[e:e + 1] == c["defined"]:
+                continue  # 二算為純: a definition, nothing handled
+            if c["each"] in p.before(s, 2):
+                continue  # 每一个: for each arrow
+        elif label == "LOCATION":
+            if word in c["hands"] and p.before(s) not in c["place_prep"]:
+                continue  # 右手取肺: manner
+            if word == c["in_order"] and p.before(s) not in c["place_words"]:
+                continue  # 序進: in order
+            if p.before(s) == c["to_the_end"]:
+                continue  # 盡階
+        out.append((s, e, label))
+    return out
+
+
+def _looked_at(p: _Passage, spans: list[Span]) -> list[Span]:
+    """Things and places after 視 in its clause are only looked at (視矦中, 視壺濯及豆籩)."""
+    c, t = _chars(), p.text
+    if c["looked"] not in t:
+        return spans
+    out: list[Span] = []
+    for s, e, label in spans:
+        if label in ("OBJECT", "LOCATION"):
+            i = s - 1
+            while i >= 0 and not p.boundary_at(i) and t[i] != c["looked"]:
+                i -= 1
+            if i >= 0 and t[i] == c["looked"]:
+                continue
+        out.append((s, e, label))
+    return out
+
+
+def _things(p: _Passage, spans: list[Span]) -> list[Span]:
+    """Determiners and attributes join the thing: 其 stays out, numbers and attributes go in, 獲
+    is a thing only with its determiner."""
+    c, t = _chars(), p.text
+    cov = _covered(t, spans)
+    out: list[Span] = []
+    for s, e, label in spans:
+        if label == "OBJECT" and t[s] == c["its"] and e - s > 1:
+            s += 1  # 其{薦}
+        if label == "OBJECT" and t[s:e] == c["tally"]:
+            if s == 0 or cov[s - 1] or t[s - 1] not in c["tally_determiners"]:
+                continue  # 釋獲: the act
+            s -= 1  # 右獲, 餘獲
+        if label == "OBJECT":
+            while s > 0 and not cov[s - 1] and t[s - 1] in c["attributes"]:
+                s -= 1  # 弛弓, 眾弓, 虛觶, 重席
+        if label in ("OBJECT", "LOCATION"):
+            n = s
+            while n > 0 and not cov[n - 1] and t[n - 1] in c["numerals"]:
+                n -= 1
+            if n < s and c["each"] not in p.before(n):
+                s = n  # 二勺, 兩壺, 一个, 八算
+        out.append((s, e, label))
+    return out
+
+
+def _places(p: _Passage, spans: list[Span]) -> list[Span]:
+    """Places written around other words: X(之)+direction, a measure after a place, a thing after
+    于/諸, a bare direction after 于/在/自/適."""
+    c, t = _chars(), p.text
+    cov = _covered(t, spans)
+
+    def direction_at(i: int) -> int:
+        """End of an uncovered direction (1–2 characters) at ``i`` that is no facing or order."""
+        k = i
+        while k < len(t) and k - i < 2 and not cov[k] and t[k] in c["directions"]:
+            k += 1
+        if k == i or (k < len(t) and t[k] in c["facing_after"]):
+            return i
+        return k
+
+    out: list[Span] = []
+    for s, e, label in spans:
+        if label == "OBJECT" and p.before(s) in c["place_prep"]:
+            label = "LOCATION"  # 加二勺于兩壺, 兼諸弣
+        if label in ("ACTOR", "LOCATION", "OBJECT"):
+            linked = t[e:e + 1] == c["of"] and not cov[e]
+            k = direction_at(e + 1 if linked else e)
+            if k > e + linked and (linked or label == "LOCATION" or p.before(s) in c["place_words"]):
+                cov[e:k] = b"\x01" * (k - e)
+                e, label = k, "LOCATION"  # 賓南, 阼階下之東南, 大夫之右, 其位南
+        if label == "LOCATION":
+            k = e
+            while k < len(t) and not cov[k] and t[k] in c["numerals"]:
+                k += 1
+            if k > e and k < len(t) and not cov[k] and t[k] in c["measures"]:
+                cov[e:k + 1] = b"\x01" * (k + 1 - e)
+                e = k + 1  # 堂前三笴, 左个之西北三步
+        out.append((s, e, label))
+    for i in range(1, len(t)):
+        if t[i - 1] in c["bare_place_before"] and not cov[i - 1]:
+            k = direction_at(i)
+            if k > i and (p.boundary_at(k) or cov[k]):
+                out.append((i, k, "LOCATION"))  # 上射於右, 在西
+    return sorted(out)
+
+
+def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
+    """X之Y as one thing or one participant; a verb or thing before 者 names a participant."""
+    c, t = _chars(), p.text
+    out: list[Span] = []
+    for s, e, label in spans:
+        last = out[-1] if out else None
+        if last is not None and last[1] + 1 == s and t[last[1]] == c["of"]:
+            ls, _le, ll = last
+            if ll == "ACTOR" and label == "ACTOR":
+                out[-1] = (ls, e, "ACTOR")  # 勝者之弟子, 大夫之耦
+                continue
+            if ll in ("LOCATION", "OBJECT") and label == "OBJECT" and p.before(ls) not in c["place_words"]:
+                out[-1] = (ls, e, "OBJECT")  # 豐上之觶, 中之八算
+                continue
+        if last is not None and last[1] == s and last[2] == "ACTOR" and label == "ACTOR" and t[s:e] in c["winners"]:
+            out[-1] = (last[0], e, "ACTOR")  # 眾賓勝者
+            continue
+        if (label in ("OBJECT", "VERB") and e - s == 1 and t[e:e + 1] == c["one_who"] and s > 0
+                and (not last or last[1] < s) and t[s - 1] not in _PUNCT and t[s - 1] not in (c["of"], c["its"])
+                and not p.boundary_before(s)):
+            out.append((s - 1, e + 1, "ACTOR"))  # 媵爵者, 沃洗者
+            continue
+        out.append((s, e, label))
+    return out
+
+
+#: the rules in the order they run: removals first, then the spans grown, added or relabelled, and
+#: quoted speech last (a place added after 于 inside a quote is no span either)
+RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (_dropped, _looked_at, _things, _places, _phrases, _quoted)
+
+
+def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] = ()) -> list[Span]:
+    """The spans of one 經 passage (normalised view coordinates) after every rule of this module."""
+    out = sorted(spans)
+    p = _Passage(text, clauses)
+    for rule in RULES:
+        out = rule(p, out)
+    return sorted(out)
+
+
+def verbs_of_acts(spans: list[dict[str, Any]], actions: Iterable[Any], ranges: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """Inside the segments that yield tuples, a VERB span is kept only where a tuple's verb is.
+
+    The lexicon marks every closed-list verb character; SCHEMA's VERB is the act performed, one
+    span per tuple: 司射's 射, the 洗 of 辭洗 (辭 is the act), a verb only commanded (命佐食祭) or
+    compared (如初) are not VERBs. The extractor has decided which characters are acts.
+    """
+    acts = {a.verb_at for a in actions if a.verb_at is not None}
+    starts = sorted(ranges)
+
+    def in_action_layer(s: int, e: int) -> bool:
+        i = bisect.bisect_right(starts, (s, float("inf"))) - 1
+        return i >= 0 and starts[i][0] <= s and e <= starts[i][1]
+
+    return [sp for sp in spans if sp["label"] != "VERB" or (sp["start"], sp["end"]) in acts
+            or not in_action_layer(sp["start"], sp["end"])]
+
+
+def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[Any], tagged: Sequence[bool]) -> list[dict[str, Any]]:
+    """``spans`` (raw offsets) with those of every tagged passage replaced by its refined spans."""
+    ranges: list[tuple[int, int]] = []
+    fresh: list[dict[str, Any]] = []
+    for passage, is_tagged in zip(passages, tagged):
+        view = passage.view
+        if not is_tagged or not view.text:
+            continue
+        lo, hi = view.to_raw(0, len(view.text))
+        ranges.append((lo, hi))
+        for s, e, label in refine(view.text, passage.spans, passage.clauses):
+            rs, re_ = view.to_raw(s, e)
+            fresh.append({"start": rs, "end": re_, "label": label, "text": raw[rs:re_]})
+    if not ranges:
+        return spans
+    ranges.sort()
+    starts = [r[0] for r in ranges]
+
+    def in_passage(sp: dict[str, Any]) -> bool:
+        i = bisect.bisect_right(starts, sp["start"]) - 1
+        return i >= 0 and sp["end"] <= ranges[i][1]
+
+    kept = [sp for sp in spans if not in_passage(sp)]
+    return sorted(kept + fresh, key=lambda sp: (sp["start"], sp["end"]))

@@ -1,0 +1,82 @@
+"""The span post-pass (pipeline.actions.spans) on real 經 passages of the dev chapters."""
+
+from __future__ import annotations
+
+def spans(processor, text: str, label: str, layer: str = "JING") -> list[str]:
+    out = processor.process({"text": text, "meta": {"layer": layer}})
+    return [s["text"] for s in out["spans"] if s["label"] == label]
+
+
+def test_numbers_and_attributes_join_the_thing(processor):
+    """05 p345, 05 p518, 05 p585, 07 p199: the count and the attribute make one thing."""
+    assert spans(processor, "三耦皆執弓，搢三而挾一个。", "OBJECT") == ["弓", "一个"]
+    assert spans(processor, "釋獲者坐取中之八算，改實八算于中，興，執而俟。", "OBJECT") == ["中之八算", "八算"]
+    assert spans(processor, "不勝者皆襲，說決拾，郤左手，右加弛弓于其上。", "OBJECT") == ["決拾", "弛弓"]
+    assert spans(processor, "賓進，受虛觶，降，奠于篚，易觶，興洗。", "OBJECT")[0] == "虛觶"
+
+
+def test_tallies_are_a_thing_only_with_their_determiner(processor):
+    """05 p521 釋獲 is the act; 05 p544 右獲, 05 p568 賢獲 are the tallies."""
+    assert spans(processor, "釋獲者坐而釋獲，每一个釋一算。", "OBJECT") == ["一算"]
+    assert spans(processor, "釋獲者東面于中西坐，先數右獲。", "OBJECT") == ["右獲"]
+    assert "賢獲" in spans(processor, "司射復位，釋獲者遂進取賢獲，執以升，自西階。", "OBJECT")
+
+
+def test_no_thing_in_a_bow_purpose_a_look_a_definition_or_the_archers_gear(processor):
+    """04 p187 不拜既爵, 04 p131 拜崇酒, 05 p355 視矦中, 05 p547 二算為純, 05 p299 袒、決、遂."""
+    assert "爵" not in spans(processor, "賓坐祭，立飲，不拜既爵。", "OBJECT")
+    assert spans(processor, "主人阼階上北面再拜崇酒。", "OBJECT") == []
+    assert spans(processor, "皆左足履物，還，視矦中，俯正足。", "LOCATION") == ["物"]
+    assert spans(processor, "二算為純。", "OBJECT") == []
+    gear = spans(processor, "司射適堂西，袒、決、遂，取弓于階西。", "OBJECT")
+    assert gear == ["弓"]
+
+
+def test_nothing_is_marked_in_quoted_speech(processor):
+    """05 p305: 請射于賓 is what the 司射 says; the 賓 after the quote is marked."""
+    text = "司射適阼階上，東北面告于主人，曰︰「請射于賓。」賓許。"
+    out = processor.process({"text": text, "meta": {"layer": "JING"}})["spans"]
+    assert [(s["start"], s["text"]) for s in out if s["label"] == "ACTOR"] == [(0, "司射"), (12, "主人"), (text.index("賓許"), "賓")]
+
+
+def test_places_written_around_other_words(processor):
+    """04 p17 于兩壺, 04 p176 賓南, 05 p330 阼階下之東南 and 堂前三笴, 07 p207 大夫之右,
+    05 p521 上射於右."""
+    assert spans(processor, "設篚于禁南，東肆，加二勺于兩壺。", "LOCATION") == ["禁南", "兩壺"]
+    assert spans(processor, "介降立于賓南。", "LOCATION") == ["賓南"]
+    assert spans(processor, "降自西階，阼階下之東南，堂前三笴，西面北上坐。", "LOCATION") == ["西階", "阼階下之東南", "堂前三笴"]
+    assert spans(processor, "賓大夫之右坐奠觶，拜，執觶興。", "LOCATION") == ["大夫之右"]
+    assert spans(processor, "上射於右，下射於左。", "LOCATION") == ["右", "左"]
+
+
+def test_hands_order_and_the_top_of_the_steps_are_no_places(processor):
+    """04 p99 右手取肺 (manner) against 05 p558 實于左手; 07 p181 序進 (in order); 05 p534 盡階."""
+    assert spans(processor, "興，右手取肺，卻左手執本，坐。", "LOCATION") == []
+    assert spans(processor, "兼斂算，實于左手。", "LOCATION") == ["左手"]
+    assert spans(processor, "升自西階，序進，酌散。", "LOCATION") == ["西階"]
+    assert spans(processor, "升自西階，盡階，不升堂，告于賓。", "LOCATION") == ["西階", "堂"]
+
+
+def test_participants_named_by_a_phrase(processor):
+    """07 p179 媵爵者, 05 p579 勝者之弟子, 04 p152 如賓禮, 04 p280 以相拜."""
+    assert spans(processor, "媵爵者阼階下皆北面再拜稽首。", "ACTOR") == ["媵爵者"]
+    assert spans(processor, "勝者之弟子洗觶，升酌，南面坐奠于豐上。", "ACTOR") == ["勝者之弟子"]
+    assert spans(processor, "主人以介揖讓升，拜如賓禮。", "ACTOR") == ["主人", "介"]
+    assert spans(processor, "司正立于楹間以相拜，皆揖，復席。", "ACTOR") == ["司正"]
+
+
+def test_the_same_spans_in_simplified_and_unpunctuated_text(processor):
+    """The rules read the normalised view and the clauses, not the written forms or the marks."""
+    trad = "不勝者進，北面坐取豐上之觶，興，少退，立卒觶。"
+    simp = "不胜者进，北面坐取丰上之觯，兴，少退，立卒觯。"
+    assert spans(processor, trad, "OBJECT") == ["豐上之觶", "觶"]
+    assert spans(processor, simp, "OBJECT") == ["丰上之觯", "觯"]
+    bare = "眾弓倚于堂西矢在其上"
+    assert spans(processor, bare, "OBJECT")[0] == "眾弓"
+
+
+def test_other_layers_keep_the_lexicon_spans(processor):
+    """注 is not refined: its spans are the lexicon's (其 inside, the 爵 of 既爵)."""
+    text = "獲者執其薦，立飲，不拜既爵。"
+    assert spans(processor, text, "OBJECT", layer="ZHU") == ["其薦", "爵"]
+    assert spans(processor, text, "OBJECT", layer="JING") == ["薦"]
