@@ -259,7 +259,7 @@ class DocumentProcessor:
         if passages:
             from pipeline.actions.spans import refine_passages, verbs_of_acts
 
-            spans = refine_passages(text, spans, passages, [seg.layer in tag_layers for seg, _ in views if seg.layer in action_layers])
+            spans = refine_passages(text, spans, passages, [seg.layer in tag_layers for seg, _ in views if seg.layer in action_layers], actions)
             if self.config.get("actions", {}).get("verb_spans", "acts") == "acts":
                 spans = verbs_of_acts(spans, actions, [(seg.start, seg.end) for seg, _ in views if seg.layer in action_layers])
 

@@ -80,3 +80,28 @@ def test_other_layers_keep_the_lexicon_spans(processor):
     text = "獲者執其薦，立飲，不拜既爵。"
     assert spans(processor, text, "OBJECT", layer="ZHU") == ["其薦", "爵"]
     assert spans(processor, text, "OBJECT", layer="JING") == ["薦"]
+
+
+def test_things_written_as_one_word(processor):
+    """15 p151 牲鼎 (a run of things), 15 p224 魚一 (the count after it), 15 p436 徹尸俎 (the
+    owner's vessel) against 04 p170 授主人爵 (a verb of giving: a target and a thing)."""
+    assert spans(processor, "主人在右，及佐食舉牲鼎。", "OBJECT") == ["牲鼎"]
+    assert spans(processor, "佐食受，加于肵俎。舉獸幹、魚一，亦如之。", "OBJECT")[-1] == "魚一"
+    assert spans(processor, "命佐食徹尸俎，俎出于廟門。", "OBJECT") == ["尸俎", "俎"]
+    assert spans(processor, "賓揖讓升，授主人爵于兩楹之間。", "OBJECT") == ["爵"]
+
+
+def test_verb_nouns_after_a_handling_act(processor):
+    """15 p176 酌奠 "the libation", 15 p259 受祭 "the offering pieces", 15 p227 實舉 "the raised
+    pieces"; the 奠 and 祭 that are acts keep their VERB span."""
+    out = processor.process({"text": "祝洗，酌奠，奠于鉶南。", "meta": {"layer": "JING"}})["spans"]
+    assert [(s["text"], s["label"]) for s in out if s["text"] == "奠"] == [("奠", "OBJECT"), ("奠", "VERB")]
+    assert "祭" in spans(processor, "主人坐，左執角，受祭，祭之。", "OBJECT")
+    assert spans(processor, "尸實舉于菹豆。", "OBJECT") == ["舉"]
+    assert spans(processor, "尸實舉于菹豆。", "LOCATION") == ["菹豆"]
+
+
+def test_a_place_and_a_thing_joined_by_zhi(processor):
+    """15 p354 酌于西方之尊 (after 于: the place), 10 p1 迎于帷門之外."""
+    assert spans(processor, "主人洗觶，酌于西方之尊，西階前北面酬賓。", "LOCATION") == ["西方之尊", "西階前"]
+    assert spans(processor, "侯氏亦皮弁迎于帷門之外，再拜。", "LOCATION") == ["帷門之外"]

@@ -40,6 +40,14 @@ def _chars() -> dict[str, Any]:
 
     return {
         "numerals": frozenset(n("一二三四五六七八九十兩")),
+        "one": n("一"),
+        "counted_one_by_one": frozenset(n("个算")),
+        "handling": frozenset(n("執取受授撫挼贊實奠酌徹設加祭食")),
+        "verb_nouns": frozenset(n("奠祭舉薦筮")),
+        "verb_noun_after": frozenset(n("于以乃、")),
+        "service": frozenset(n("俎豆籩薦敦")),
+        "giving": frozenset(n("授受獻酬酢致送")),
+        "laid": frozenset(n("席筵")),
         "attributes": frozenset(n("餘賢虛弛眾重")),
         "tally_determiners": frozenset(n("左右餘賢")),
         "tally": n("獲"),
@@ -53,7 +61,7 @@ def _chars() -> dict[str, Any]:
         "place_prep": frozenset(n("于於諸")),
         "bare_place_before": frozenset(n("于於在自適")),
         "place_words": frozenset(n("于於在自當適即就升降反復出入")),
-        "directions": frozenset(n("東西南北左右前後")),
+        "directions": frozenset(n("東西南北左右前後外內")),
         "measures": frozenset(n("步笴等尺丈寸")),
         "hands": frozenset({n("左手"), n("右手")}),
         "in_order": n("序"),
@@ -95,6 +103,17 @@ class _Passage:
         return self.text[max(0, i - k):i]
 
 
+def _positions(text: str, chars: frozenset) -> list[int]:
+    """Every index of ``text`` holding one of ``chars`` (str.find is much faster than a char loop)."""
+    out: list[int] = []
+    for ch in chars:
+        i = text.find(ch)
+        while i >= 0:
+            out.append(i)
+            i = text.find(ch, i + 1)
+    return sorted(out)
+
+
 def _covered(text: str, spans: Iterable[Span]) -> bytearray:
     cov = bytearray(len(text) + 1)
     for s, e, _ in spans:
@@ -105,6 +124,8 @@ def _covered(text: str, spans: Iterable[Span]) -> bytearray:
 def _quoted(p: _Passage, spans: list[Span]) -> list[Span]:
     """Nothing inside quoted speech is marked (GUIDE §2); an unclosed quote runs to the end."""
     c = _chars()
+    if not any(q in p.text for q in c["open_quote"]):
+        return spans
     inside = bytearray(len(p.text) + 1)
     depth = 0
     for i, ch in enumerate(p.text):
@@ -187,8 +208,52 @@ def _things(p: _Passage, spans: list[Span]) -> list[Span]:
             n = s
             while n > 0 and not cov[n - 1] and t[n - 1] in c["numerals"]:
                 n -= 1
-            if n < s and c["each"] not in p.before(n):
-                s = n  # 二勺, 兩壺, 一个, 八算
+            if n < s and c["each"] not in p.before(n) and (t[n:s] != c["one"] or t[s:e] in c["counted_one_by_one"]):
+                s = n  # 二勺, 兩壺, 八算; 一 only for what is counted one by one: 一个, 一算
+        out.append((s, e, label))
+    return out
+
+
+def _compounds(p: _Passage, spans: list[Span], acts: frozenset = frozenset()) -> list[Span]:
+    """Things written as one word: a verb-noun after a handling act (酌奠, 受祭, 實舉, 祭薦), an
+    unpunctuated run of things (牲鼎, 菹醢, 籩祭, 庶羞四豆), a thing with its count after it at the
+    end of a clause (魚一), the owner's service vessel (徹尸俎, 徹主婦薦; not after a verb of
+    giving: 授主人爵, 受尸角). 席 / 筵 before 于 is the act of laying the mat (席于房中)."""
+    c, t = _chars(), p.text
+    cov = _covered(t, spans)
+    ends = {e: (s, label) for s, e, label in spans}
+
+    def handled_before(i: int) -> bool:
+        prev = ends.get(i)
+        return (prev is not None and (prev[0], i) in acts) or (i > 0 and not cov[i - 1] and t[i - 1] in c["handling"])
+
+    def noun_end(i: int) -> bool:
+        return p.boundary_at(i) or t[i] in c["verb_noun_after"]
+
+    staged: list[Span] = []
+    for s, e, label in spans:
+        if label == "VERB" and (s, e) not in acts and t[s:e] in c["verb_nouns"] and handled_before(s) and noun_end(e):
+            label = "OBJECT"  # 酌奠, 執祭以降, 祭薦
+        elif label == "OBJECT" and t[s:e] in c["laid"] and t[e:e + 1] in c["place_prep"] and p.boundary_before(s):
+            continue  # 席于房中: laying the mat
+        staged.append((s, e, label))
+    for i in _positions(t, c["verb_nouns"]):  # 舉 "the raised pieces": no closed-list verb, no span yet
+        if not cov[i] and handled_before(i) and noun_end(i + 1):
+            staged.append((i, i + 1, "OBJECT"))
+    staged.sort()
+    out: list[Span] = []
+    for s, e, label in staged:
+        last = out[-1] if out else None
+        if last is not None and last[1] == s and label == "OBJECT" and s not in p.bounds:
+            if last[2] == "OBJECT":
+                out[-1] = (last[0], e, "OBJECT")  # 牲鼎, 菹醢
+                continue
+            if (last[2] == "ACTOR" and t[s:e] in c["service"]
+                    and p.before(last[0]) not in c["giving"]):
+                out[-1] = (last[0], e, "OBJECT")  # 徹尸俎
+                continue
+        if label == "OBJECT" and e < len(t) and t[e] in c["numerals"] and p.boundary_at(e + 1) and not cov[e]:
+            e += 1  # 魚一
         out.append((s, e, label))
     return out
 
@@ -226,8 +291,9 @@ def _places(p: _Passage, spans: list[Span]) -> list[Span]:
                 cov[e:k + 1] = b"\x01" * (k + 1 - e)
                 e = k + 1  # 堂前三笴, 左个之西北三步
         out.append((s, e, label))
-    for i in range(1, len(t)):
-        if t[i - 1] in c["bare_place_before"] and not cov[i - 1]:
+    for i in _positions(t, c["bare_place_before"]):
+        i += 1
+        if not cov[i - 1]:
             k = direction_at(i)
             if k > i and (p.boundary_at(k) or cov[k]):
                 out.append((i, k, "LOCATION"))  # 上射於右, 在西
@@ -245,8 +311,9 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
             if ll == "ACTOR" and label == "ACTOR":
                 out[-1] = (ls, e, "ACTOR")  # 勝者之弟子, 大夫之耦
                 continue
-            if ll in ("LOCATION", "OBJECT") and label == "OBJECT" and p.before(ls) not in c["place_words"]:
-                out[-1] = (ls, e, "OBJECT")  # 豐上之觶, 中之八算
+            if ll in ("LOCATION", "OBJECT") and label == "OBJECT":
+                place = p.before(ls) in c["place_words"]
+                out[-1] = (ls, e, "LOCATION" if place else "OBJECT")  # 豐上之觶, 中之八算; 酌于西方之尊
                 continue
         if last is not None and last[1] == s and last[2] == "ACTOR" and label == "ACTOR" and t[s:e] in c["winners"]:
             out[-1] = (last[0], e, "ACTOR")  # 眾賓勝者
@@ -265,12 +332,14 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
 RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (_dropped, _looked_at, _things, _places, _phrases, _quoted)
 
 
-def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] = ()) -> list[Span]:
-    """The spans of one 經 passage (normalised view coordinates) after every rule of this module."""
-    out = sorted(spans)
+def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] = (),
+           acts: Iterable[tuple[int, int]] = ()) -> list[Span]:
+    """The spans of one 經 passage (normalised view coordinates) after every rule of this module;
+    ``acts`` are the view offsets of the tuples' verbs (a verb-noun is a thing only where no act is)."""
     p = _Passage(text, clauses)
+    out = _compounds(p, sorted(spans), frozenset(acts))
     for rule in RULES:
-        out = rule(p, out)
+        out = rule(p, sorted(out))
     return sorted(out)
 
 
@@ -292,8 +361,23 @@ def verbs_of_acts(spans: list[dict[str, Any]], actions: Iterable[Any], ranges: l
             or not in_action_layer(sp["start"], sp["end"])]
 
 
-def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[Any], tagged: Sequence[bool]) -> list[dict[str, Any]]:
+def _acts_in_view(view: Any, verbs_at: list[tuple[int, int]], lo: int, hi: int) -> list[tuple[int, int]]:
+    """The one-character verbs of ``verbs_at`` (sorted raw offsets) inside ``[lo, hi)``, in view offsets."""
+    out: list[tuple[int, int]] = []
+    for k in range(bisect.bisect_left(verbs_at, (lo, lo)), len(verbs_at)):
+        rs, re_ = verbs_at[k]
+        if rs >= hi:
+            break
+        i = bisect.bisect_left(view.starts, rs)
+        if i < len(view.text) and view.starts[i] == rs and view.ends[i] == re_:
+            out.append((i, i + 1))
+    return out
+
+
+def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[Any], tagged: Sequence[bool],
+                    actions: Iterable[Any] = ()) -> list[dict[str, Any]]:
     """``spans`` (raw offsets) with those of every tagged passage replaced by its refined spans."""
+    verbs_at = sorted({a.verb_at for a in actions if a.verb_at is not None})
     ranges: list[tuple[int, int]] = []
     fresh: list[dict[str, Any]] = []
     for passage, is_tagged in zip(passages, tagged):
@@ -302,7 +386,8 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
             continue
         lo, hi = view.to_raw(0, len(view.text))
         ranges.append((lo, hi))
-        for s, e, label in refine(view.text, passage.spans, passage.clauses):
+        acts = _acts_in_view(view, verbs_at, lo, hi)
+        for s, e, label in refine(view.text, passage.spans, passage.clauses, acts):
             rs, re_ = view.to_raw(s, e)
             fresh.append({"start": rs, "end": re_, "label": label, "text": raw[rs:re_]})
     if not ranges:
