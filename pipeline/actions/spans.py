@@ -33,51 +33,35 @@ from typing import Any, Callable, Iterable, Sequence
 Span = tuple[int, int, str]
 
 
+#: classes of characters (any one of them), as written in the traditional text
+_CHAR_CLASSES: dict[str, str] = {
+    "numerals": "一二三四五六七八九十兩", "counted_one_by_one": "个算",
+    "handling": "執取受授撫挼贊實奠酌徹設加祭食", "verb_nouns": "奠祭舉薦筮", "verb_noun_after": "于以乃、",
+    "service": "俎豆籩薦敦", "giving": "授受獻酬酢致送", "laid": "席筵",
+    "attributes": "餘賢虛弛眾重", "tally_determiners": "左右餘賢", "bow_purpose": "既崇",
+    "gear": "決遂拾", "gear_before": "不袒襲、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
+    "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
+    "measures": "步笴等尺丈寸", "assistant_before": "一二三四作", "facing_after": "面上",
+    "open_quote": "「『“", "close_quote": "」』”",
+}
+#: single words
+_WORDS: dict[str, str] = {
+    "one": "一", "tally": "獲", "each": "每", "defined": "為", "looked": "視", "bow": "拜", "in_order": "序",
+    "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮",
+}
+#: sets of words
+_WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winners": ("勝者", "不勝者")}
+
+
 @lru_cache(maxsize=1)
 def _chars() -> dict[str, Any]:
-    """The character classes of the rules, in the normalised (simplified) form of the view."""
+    """The classes and words of the rules, in the normalised (simplified) form of the view."""
     from pipeline.text.normalise import normalise_str as n
 
-    return {
-        "numerals": frozenset(n("一二三四五六七八九十兩")),
-        "one": n("一"),
-        "counted_one_by_one": frozenset(n("个算")),
-        "handling": frozenset(n("執取受授撫挼贊實奠酌徹設加祭食")),
-        "verb_nouns": frozenset(n("奠祭舉薦筮")),
-        "verb_noun_after": frozenset(n("于以乃、")),
-        "service": frozenset(n("俎豆籩薦敦")),
-        "giving": frozenset(n("授受獻酬酢致送")),
-        "laid": frozenset(n("席筵")),
-        "attributes": frozenset(n("餘賢虛弛眾重")),
-        "tally_determiners": frozenset(n("左右餘賢")),
-        "tally": n("獲"),
-        "each": n("每"),
-        "defined": n("為"),
-        "looked": n("視"),
-        "bow": n("拜"),
-        "bow_purpose": frozenset(n("既崇")),
-        "gear": frozenset(n("決遂拾")),
-        "gear_before": frozenset(n("不袒襲、")),
-        "place_prep": frozenset(n("于於諸")),
-        "bare_place_before": frozenset(n("于於在自適")),
-        "place_words": frozenset(n("于於在自當適即就升降反復出入")),
-        "directions": frozenset(n("東西南北左右前後外內")),
-        "measures": frozenset(n("步笴等尺丈寸")),
-        "hands": frozenset({n("左手"), n("右手")}),
-        "in_order": n("序"),
-        "to_the_end": n("盡"),
-        "assistant": n("相"),
-        "assistant_before": frozenset(n("一二三四作")),
-        "of": n("之"),
-        "its": n("其"),
-        "one_who": n("者"),
-        "like": n("如"),
-        "rite": n("禮"),
-        "winners": frozenset({n("勝者"), n("不勝者")}),
-        "facing_after": frozenset(n("面上")),
-        "open_quote": frozenset("「『“"),
-        "close_quote": frozenset("」』”"),
-    }
+    out: dict[str, Any] = {k: frozenset(n(v)) for k, v in _CHAR_CLASSES.items()}
+    out.update({k: n(v) for k, v in _WORDS.items()})
+    out.update({k: frozenset(n(w) for w in v) for k, v in _WORD_SETS.items()})
+    return out
 
 
 _PUNCT = frozenset("，、。；：︰！？,.;:!?「」『』“”‘’﹗﹐﹑○")
