@@ -228,3 +228,28 @@ def test_unpunctuated_cue_cuts_propose_the_seam(shipped):
     text = jing + "將食猶進食謂膳宰也"
     cuts = splitter._cue_cuts(text, "q")
     assert len(jing) in cuts
+
+
+def test_a_shu_after_its_zhu_stays_shu_to_the_end(shipped):
+    # 士相見禮 (XHTML): the 注 「有，又也。…今文無走。」, then its 疏 from the head 「主人」至「走見」;
+    # the 疏's later sentences (「此上下皆言請，不言辭。」, 「云『走，猶往也』者…」) read like 注 one by
+    # one but belong to the 疏 that began at its head
+    zhu = "有，又也。某子命某往見，今吾子又自辱來，序其意也。走，猶往也。今文無走。"
+    shu = ("「主人」至「走見」。○釋曰︰云「某子命某見」者，某子則是紹介姓名，以某子是中間之人，故賓主共稱之也。"
+           "此上下皆言請，不言辭。辭而不受，須相見，故言請而已。○注「有又」至「無走」。○釋曰︰鄭轉有為又者，"
+           "以言某子以命命某，往就彼見吾子，又自辱來，於義為便，故從又，不從有也。云「走，猶往也」者，以言走，"
+           "直取急往相見之意，非走驟之義，故釋從往也。")
+    runs = shipped.splitter_.predict(zhu + shu, classifier=shipped)
+    assert runs[0][2] == "ZHU"
+    shu_runs = [(start, end) for start, end, layer in runs if layer == "SHU"]
+    assert shu_runs and abs(shu_runs[0][0] - len(zhu)) <= 3
+    assert runs[-1][2] == "SHU" and all(layer != "ZHU" for start, _e, layer in runs if start >= shu_runs[0][0])
+
+
+def test_seed_004_line_splits_with_the_classifier(shipped):
+    # 覲禮 (seed 004, simplified): 經 「摈者曰：“予一人将受之。”」 then 鄭注 「亦言王欲亲受之。」
+    line = line_starting("004", "摈者曰")
+    seam = line.index("亦言王欲")
+    runs = shipped.splitter_.predict(line, classifier=shipped)
+    assert runs[0][2] == "JING"
+    assert any(layer == "ZHU" and abs(start - seam) <= 3 for start, _end, layer in runs)

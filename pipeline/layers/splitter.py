@@ -9,7 +9,10 @@ straight after its 經 (seed 004). Two models work together:
    the text is cut into pieces — its sentences where it is punctuated; else clauses ending in
    也 / 矣 / 焉, cut again at the CRF's seams — the classifier scores each piece, and a Viterbi
    pass with learned sentence-to-sentence transitions (經 → 經, 經 → 注, 注 → 經 …) picks the
-   layers. A whole sentence tells 經 from 注 far better than a window of characters does.
+   layers. A whole sentence tells 經 from 注 far better than a window of characters does;
+3. in punctuated text, a CRF over the sentences (:mod:`pipeline.layers.pieces`, learned from
+   classifiers cross-fitted on halves of the training chapters) decides 疏: the Viterbi of 2.
+   let a 疏 sentence that quotes the 注 fall back to 注 (held-out ZHU+SHU text 0.77).
 
 What a character sees in the CRF:
 
@@ -398,15 +401,19 @@ class RunTogetherSplitter(BaseEstimator):
             return self._piece_labels(text, classifier)
         return self._crf_labels(text)
 
-    def _pieces(self, text: str) -> list[tuple[int, int]]:
+    def _pieces(self, text: str, seams: Optional[Iterable[int]] = None) -> list[tuple[int, int]]:
+        """Where ``text`` is cut before its pieces get layers: sentences, or unpunctuated, clauses
+        ending in 也/矣/焉, the CRF's seams (or the given ``seams``, when training) and cue cuts."""
         if any(ch in _SENTENCE_END for ch in text):
-            spans, start = [], 0
-            for m in _SENTENCE_RE.finditer(text):
-                if m.end() > m.start():
-                    spans.append((m.start(), m.end()))
+            spans = [(m.start(), m.end()) for m in _SENTENCE_RE.finditer(text) if m.end() > m.start()]
+            if seams:
+                bounds = sorted({b for span in spans for b in span} | set(seams) | {0, len(text)})
+                spans = [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
             return spans or [(0, len(text))]
         cuts = {i + 1 for i, ch in enumerate(text) if ch in _PIECE_ENDS}
-        cuts |= {start for start, _end, _layer in _runs_of(self._crf_labels(text))[1:]}
+        if seams is None:
+            seams = [start for start, _end, _layer in _runs_of(self._crf_labels(text))[1:]]
+        cuts |= set(seams)
         mode = str(getattr(self, "extra_cuts", "") or "")
         if mode:
             cuts |= self._cue_cuts(text, mode)
@@ -445,9 +452,67 @@ class RunTogetherSplitter(BaseEstimator):
         return out
 
     def _piece_labels(self, text: str, classifier: Any) -> list[str]:
-        if getattr(self, "decoding", "pieces") == "segments" and hasattr(self, "unit_transitions_"):
+        decoding = getattr(self, "decoding", "pieces")
+        if decoding == "crf" and getattr(self, "piece_tagger_", None) is not None:
+            return self._tagged_labels(text, classifier)
+        if decoding == "segments" and hasattr(self, "unit_transitions_"):
             return self._segment_labels(text, classifier)
         return self._sentence_labels(text, classifier)
+
+    # -- the piece CRF ----------------------------------------------------------------------------
+    def _training_pieces(self, seq: Pieces) -> tuple[list[str], list[str]]:
+        """The pieces of one training string (cut at its gold seams too) and their gold layers."""
+        text, labels = self._gold(seq)
+        seams, offset = [], 0
+        for _layer, unit in seq[:-1]:
+            offset += len(unit)
+            seams.append(offset)
+        spans = self._pieces(text, seams)
+        return [text[a:b] for a, b in spans], [labels[a] for a, _b in spans]
+
+    def fit_pieces(self, sequences: Sequence[Pieces], groups: Sequence[Hashable], classifiers: dict) -> "RunTogetherSplitter":
+        """Learn the piece CRF (:mod:`pipeline.layers.pieces`) from run-together strings.
+
+        ``classifiers`` maps each group (chapter) to a layer classifier that never saw it, so the
+        CRF learns how far to trust the classifier on unseen text.
+        """
+        from pipeline.layers.pieces import PieceTagger, piece_features
+
+        cut = [self._training_pieces(s) for s in sequences]
+        by_model: dict[int, list[int]] = {}
+        for n, g in enumerate(groups):
+            by_model.setdefault(id(classifiers[g]), []).append(n)
+        probas: list[Any] = [None] * len(cut)
+        for rows in by_model.values():
+            model = classifiers[groups[rows[0]]]
+            flat = [t for n in rows for t in cut[n][0]]
+            proba = _decision(model, flat)
+            k = 0
+            for n in rows:
+                m = len(cut[n][0])
+                probas[n] = proba[k : k + m]
+                k += m
+        X = [piece_features(texts, p) for (texts, _labels), p in zip(cut, probas) if texts]
+        Y = [labels for texts, labels in cut if texts]
+        self.piece_tagger_ = PieceTagger().fit(X, Y)
+        return self
+
+    def _tagged_labels(self, text: str, classifier: Any) -> list[str]:
+        spans = self._pieces(text)
+        texts = [text[a:b] for a, b in spans]
+        return self._tags_to_chars(text, spans, self._piece_tags(texts, _decision(classifier, texts)))
+
+    def _piece_tags(self, texts: list[str], logits: np.ndarray) -> list[str]:
+        from pipeline.layers.pieces import piece_features
+
+        return self.piece_tagger_.predict(piece_features(texts, logits))
+
+    def _tags_to_chars(self, text: str, spans: Sequence[tuple[int, int]], tags: Sequence[str]) -> list[str]:
+        out = [""] * len(text)
+        for (a, b), tag in zip(spans, tags):
+            for i in range(a, b):
+                out[i] = tag
+        return _fill_forward(out, self.layers[0])
 
     def _proba(self, classifier: Any, texts: list[str]) -> np.ndarray:
         try:
@@ -507,20 +572,28 @@ class RunTogetherSplitter(BaseEstimator):
             for pos in range(spans[i][0], spans[j - 1][1]):
                 out[pos] = self.layers[c]
             j, c = i, p
-        # characters outside the pieces (none expected): the layer before
-        current = next((x for x in out if x), self.layers[0])
-        for pos in range(len(out)):
-            if out[pos]:
-                current = out[pos]
-            else:
-                out[pos] = current
-        return out
+        return _fill_forward(out, self.layers[0])
 
     def _sentence_labels(self, text: str, classifier: Any) -> list[str]:
+        """Viterbi over the pieces with the classifier's probabilities (see :meth:`predict_labels`).
+
+        In punctuated text, with a piece CRF fitted, 疏 is the piece CRF's call: a 疏 sentence
+        that quotes the 注 reads like 注 to the classifier, and the CRF, which weighs the
+        classifier against the 疏 heads, 釋曰 and how sentences follow each other, tells them
+        apart far better (held-out ZHU+SHU text: 0.75 → 0.95 char accuracy). 經 against 注
+        stays with the Viterbi, which did better there on held-out chapters.
+        """
         from pipeline.labels import LAYERS
 
         spans = self._pieces(text)
-        proba = self._proba(classifier, [text[a:b] for a, b in spans])
+        texts = [text[a:b] for a, b in spans]
+        tagger = getattr(self, "piece_tagger_", None)
+        if tagger is not None and "SHU" in self.layers and any(ch in _SENTENCE_END for ch in text):
+            logits = _decision(classifier, texts)
+            proba = classifier._calibrated(logits, separate=False) if hasattr(classifier, "_calibrated") else self._proba(classifier, texts)
+            tagged = self._piece_tags(texts, logits)
+        else:
+            proba, tagged = self._proba(classifier, texts), None
         cols = [LAYERS.index(layer) for layer in self.layers]
         # a product of two experts on 疏 against the rest: the classifier, and the share of the
         # piece's characters the CRF calls 疏 (the CRF tells 疏 well, a lone 疏 sentence can read
@@ -544,11 +617,13 @@ class RunTogetherSplitter(BaseEstimator):
         for i in range(n - 1, 0, -1):
             path.append(int(back[i][path[-1]]))
         path.reverse()
-        out = [""] * len(text)
-        for (a, b), j in zip(spans, path):
-            for i in range(a, b):
-                out[i] = self.layers[j]
-        return out
+        tags = [self.layers[j] for j in path]
+        if tagged is not None and "SHU" in self.layers:
+            # 疏 where the piece CRF and the character CRF agree on it; a piece the Viterbi
+            # called 疏 that they do not is given the piece CRF's layer
+            agree = [b == "SHU" and share >= 0.5 for b, share in zip(tagged, shu)]
+            tags = ["SHU" if ok else (b if a == "SHU" else a) for a, b, ok in zip(tags, tagged, agree)]
+        return self._tags_to_chars(text, spans, tags)
 
     def _crf_labels(self, text: str) -> list[str]:
         feats, pos = self._char_features(text, self.scorer_)
@@ -596,6 +671,28 @@ class RunTogetherSplitter(BaseEstimator):
         cuts = [kept[s] for s, _e, _l in runs[1:]]
         bounds = [start] + cuts + [end]
         return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+def _fill_forward(out: list[str], default: str) -> list[str]:
+    """Characters outside the pieces (none expected) take the layer before them."""
+    current = next((x for x in out if x), default)
+    for i, label in enumerate(out):
+        if label:
+            current = label
+        else:
+            out[i] = current
+    return out
+
+
+def _decision(classifier: Any, texts: list[str]) -> np.ndarray:
+    """The classifier's decision values (LAYERS order), unreadable texts scored 0 for every layer."""
+    from pipeline.layers.classifier import readable
+
+    out = np.zeros((len(texts), 4))
+    ok = [i for i, t in enumerate(texts) if readable(t)]
+    if ok:
+        out[ok] = classifier._logits([texts[i] for i in ok])
+    return out
 
 
 def _sentences(text: str) -> list[str]:

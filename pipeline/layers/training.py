@@ -161,6 +161,20 @@ def _cap(text: str, head: bool, tail: bool, limit: int) -> str:
     return text[:limit] if head else text[-limit:]
 
 
+def _draw(candidates: list, rng: random.Random, max_chars: int) -> tuple[list, list]:
+    """(sequence, chapter) candidates shuffled, kept while they fit in ``max_chars`` characters."""
+    rng.shuffle(candidates)
+    sequences, groups, total = [], [], 0
+    for seq, chapter in candidates:
+        size = sum(len(t) for _l, t in seq)
+        if total + size > max_chars:
+            continue
+        sequences.append(seq)
+        groups.append(chapter)
+        total += size
+    return sequences, groups
+
+
 def splitter_sequences(units: Sequence, seed: int = 0, limit: int = 80, max_chars: int = 80_000) -> tuple[list, list, list]:
     """Run-together training strings from corpus units joined in reading order.
 
@@ -191,15 +205,7 @@ def splitter_sequences(units: Sequence, seed: int = 0, limit: int = 80, max_char
                     continue
                 capped = [(l, _cap(t, j > 0, j < len(chunk) - 1, limit)) for j, (l, t) in enumerate(chunk)]
                 candidates.append((capped, chapter))
-    rng.shuffle(candidates)
-    sequences, groups, total = [], [], 0
-    for seq, chapter in candidates:
-        size = sum(len(t) for _l, t in seq)
-        if total + size > max_chars:
-            continue
-        sequences.append(seq)
-        groups.append(chapter)
-        total += size
+    sequences, groups = _draw(candidates, rng, max_chars)
     return sequences, groups, window_units
 
 
@@ -215,9 +221,51 @@ def document_streams(units: Sequence) -> list[list[tuple[str, str]]]:
     return out
 
 
-def fit_splitter(units: Sequence, **params: Any) -> RunTogetherSplitter:
+def piece_sequences(units: Sequence, seed: int = 1, max_units: int = 8, shu_limit: int = 200,
+                    max_chars: int = 300_000) -> tuple[list, list]:
+    """Run-together strings for the piece CRF: chunks of 2–``max_units`` whole consecutive units.
+
+    From the punctuated edition's chapters (as they are, and without their 疏); a 疏 is cut to
+    ``shu_limit`` characters (its head, or its tail before a 經). The piece CRF is used on
+    punctuated text only. Returns (sequences, chapter per sequence).
+    """
+    rng = random.Random(seed)
+    candidates: list[tuple[list[tuple[str, str]], str]] = []
+    for (edition, chapter), stream in sorted(_streams(units).items()):
+        if edition != PUNCTUATED_EDITION:
+            continue
+        pieces = [(u.layer, u.text) for u in stream if u.layer in ("JING", "ZHU", "SHU")]
+        variants = [pieces, [(l, t) for l, t in pieces if l != "SHU"]]
+        for variant in variants:
+            i = 0
+            while i < len(variant):
+                k = rng.randint(2, max_units)
+                chunk = variant[i : i + k]
+                i += k
+                if len({l for l, _t in chunk}) < 2:
+                    continue
+                last = len(chunk) - 1
+                chunk = [(l, _cap(t, j == last or j == 0, j < last, shu_limit) if l == "SHU" else t) for j, (l, t) in enumerate(chunk)]
+                candidates.append((chunk, chapter))
+    return _draw(candidates, rng, max_chars)
+
+
+def fit_splitter(units: Sequence, pieces: bool = True, log: Log = _quiet, **params: Any) -> RunTogetherSplitter:
+    """The run-together splitter; with ``pieces``, also its piece CRF, which learns from layer
+    classifiers cross-fitted on the two halves of the chapters (each half scored by the other's)."""
     sequences, groups, window_units = splitter_sequences(units)
-    return RunTogetherSplitter(**params).fit(sequences, groups, window_units, streams=document_streams(units))
+    splitter = RunTogetherSplitter(**params).fit(sequences, groups, window_units, streams=document_streams(units))
+    if pieces:
+        t0 = time.perf_counter()
+        chapters = sorted({u.chapter for u in units})
+        half = {c: i % 2 for i, c in enumerate(chapters)}
+        # decision values only: no temperature to fit
+        models = [fit_classifier(examples_from_units([u for u in units if half[u.chapter] != h]), calibrate=False) for h in (0, 1)]
+        t1 = time.perf_counter()
+        seqs, seq_groups = piece_sequences(units)
+        splitter.fit_pieces(seqs, seq_groups, {c: models[half[c]] for c in chapters})
+        log(f"piece CRF: half classifiers {t1 - t0:.1f}s, CRF {time.perf_counter() - t1:.1f}s, {len(seqs)} strings")
+    return splitter
 
 
 # -- training ---------------------------------------------------------------------------------
@@ -312,7 +360,10 @@ def write_model_card(folder: Path, info: dict[str, Any], evaluation: Optional[Pa
         "text just before and a gloss word follows, and places where the window model turns from 經 to 注), scores each "
         "piece with the classifier, adds how the piece's opening repeats the text before it (a 注 opens on the words of "
         "its 經: 「不敢為儀，言…」; learned as per-layer likelihood ratios from the training documents), and picks the "
-        "layers by Viterbi over learned sentence-to-sentence transitions.",
+        "layers by Viterbi over learned sentence-to-sentence transitions. In punctuated text 疏 is decided by a CRF over the "
+        "sentences (`piece_tagger_`: the classifier's decision values of a sentence and its neighbours, whether a later "
+        "sentence opens on its words, 疏 heads and 釋曰, first and last characters), learned from classifiers cross-fitted "
+        "on halves of the chapters, where it and the character CRF agree.",
         "",
         "## Data",
         "",
