@@ -76,6 +76,8 @@ class Piece:
     assist: bool = False
     #: the subject is the one made to act (使人執俎從之, 使二人舉觶): the acts are his
     causee: bool = False
+    #: the subject only treats the carried actor (擯者延之曰, 王勞之): that actor goes on after it
+    treats_other: bool = False
 
 
 _SKIP_BEFORE_PREDICATE = {ADV, NEG, COUNT, RESP, PREFIX, LOCATION, DIR, DANG, FACING_KIND}
@@ -201,6 +203,8 @@ class _Walk:
                     self.command = True
                 if t.text in self.voc.assist_words and not self.piece.acts:
                     self.piece.assist = True
+                if t.text in self.voc.treating_verbs and ZHI in self.kinds(i + 1) and not self.piece.acts:
+                    self.piece.treats_other = True  # 擯者延之, 王勞之: the one treated acts next
                 i += 1
                 continue
             if PREP in k:
@@ -264,6 +268,12 @@ class _Walk:
                 j = self._actor_group_end(i + 1)
                 self.with_target = (self.toks[i + 1].start, self.toks[j - 1].end)
                 self.with_word = t.text
+                i = j
+                continue
+            elif WITH in k and t.text == self.voc.normalise("以") and ACTOR in self.kinds(i + 1) \
+                    and self.last is not None and VERB in self.kinds(self._actor_group_end(i + 1)):
+                j = self._actor_group_end(i + 1)  # 壹揖壹讓以賓升: the one led, the subject goes on
+                self.piece.mentions.append((self.toks[i + 1].start, self.toks[j - 1].end))
                 i = j
                 continue
             elif ZHI in k and adjacent:
@@ -428,8 +438,9 @@ class _Walk:
                 self.last_verb_index = i
                 return i + 1
             if x in self.voc.nounable and self.voc.normalise(last.lemma) in self.voc.object_verbs:
-                last.object = (t.start, t.end)  # 取祭, 受命
-                return i + 1
+                if x != self.voc.normalise("命"):
+                    last.object = (t.start, t.end)  # 取祭
+                return i + 1  # 受命: the charge received is no act, and no object (GUIDE: 受命于主人)
             if x in self.voc.noun_after.get(self.voc.normalise(last.lemma), ()) \
                     and not self.kinds(i + 1) & {OBJECT, ZHI, PREP}:
                 last.object = (t.start, t.end)  # 祭薦, 執奠, 酌奠: the dishes, the cup set down
@@ -669,6 +680,8 @@ class _Walk:
         span = (self.toks[i].start, self.toks[j - 1].end)
         if not any(self.kinds(x) & {LOCATION, DANG, OBJECT} for x in range(i, j)):
             return j  # directions alone (左執爵) are manner, not place
+        if bare and j == i + 1 and self.toks[i].text in self.voc.hands:
+            return j  # 尚左手: the hand is manner; only 實于左手 makes it a place
         if self.verb_seen and self.last is not None:
             before = self.last.location
             self._set_location(self.last, span, "post")

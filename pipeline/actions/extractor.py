@@ -138,7 +138,9 @@ def split_marks(text: str, start: int, end: int, marks: str) -> list[tuple[int, 
 
 _TITLE = re.compile(r"(第[一二三四五六七八九十]+|[礼仪儀禮]第?[一二三四五六七八九十]+)\s*$")
 _JI = re.compile(r"^\s*[记記]\s*[。．.：:︰]?\s*")
-_RITE_OPEN = re.compile(r"^\s*\S{1,4}之[礼禮][。．.]")
+#: a passage opening a rite with its name (鄉射之禮。, 大射之儀。): the carried actor is reset, and
+#: the name states no act (射 of 鄉射 is the rite's name); a comparison 如X之禮 is not one
+_RITE_OPEN = re.compile(r"^\s*(?![如若])\S{1,4}之[礼禮仪儀]")
 _TRIM = CLAUSE_MARKS + "、 \u3000\t\r\n"
 
 
@@ -235,7 +237,8 @@ class _Run:
         text = view.text
         if not text.strip():
             return
-        if _TITLE.search(text.strip(_TRIM)) or _JI.match(text) or _RITE_OPEN.match(text):
+        rite = _rite_name(text, p.sentences)
+        if _TITLE.search(text.strip(_TRIM)) or _JI.match(text) or rite:
             self.reset()
         self.unresolved.clear()  # the opening of a passage looks ahead only inside the passage
         self.passage_number = number
@@ -248,6 +251,8 @@ class _Run:
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
         for cs, ce in clauses:
+            if cs < rite:
+                continue  # the rite's name (鄉射之禮。): no act
             sent_index = _containing(sentences, cs)
             sentence = (number, sent_index)
             if sentence != current_sentence:
@@ -277,10 +282,12 @@ class _Run:
             self.named.append((w(*span), sentence))
         principal = self.current
         if not piece.acts:
-            if subject and not (piece.assist and principal is not None):
+            if subject and not ((piece.assist or piece.treats_other) and principal is not None):
                 self.current = subject
             if piece.place or piece.facing or subject:
                 actor = subject or self.current
+                if self.pending is not None and self.pending.actor_key != self.key(actor):
+                    self.flush_pending()  # 升自西階，東面，大史是右: 東面 is still the climber's
                 self.pending = _Pending(
                     self.key(actor), actor, subject is not None and not piece.other_verb,
                     w(*piece.place) if piece.place else None,
@@ -363,7 +370,20 @@ class _Run:
                 return last.action.target, True
         if self.sender is not None and d.lemma in _SERVING_VERBS:
             return self.sender, True  # 主人拜送。設菹醢、俎: the giver serves the dishes
+        if d.lemma in _SERVING_VERBS and self.current is not None:
+            giver = self.last_giver(sentence[0])
+            if giver is not None and giver != self.key(self.current):
+                return None, True  # 主人拜送爵，賓少退。薦脯醢: the carried 賓 is the one served
         return self.current, True
+
+    def last_giver(self, passage: int) -> Optional[str]:
+        """The actor of the last 拜送 of this passage (the giver of the cup just received)."""
+        for e in reversed(self.emitted[-8:]):
+            if e.sentence[0] != passage:
+                return None
+            if e.lemma == "拜" and (e.action.purpose or "") == "送":
+                return e.actor_key
+        return None
 
     def last_bow(self) -> Optional[_Emitted]:
         for e in reversed(self.emitted[-6:]):
@@ -416,6 +436,18 @@ _THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
 _PLACING_VERBS = set("設 加".split())
 #: verbs of serving dishes, which stay with the giver after his 拜送 (GUIDE 3.2)
 _SERVING_VERBS = set("設 薦".split())
+
+
+def _rite_name(text: str, sentences) -> int:
+    """End of the rite's name opening the passage (鄉射之禮。 → 4), 0 if there is none: the name
+    must be a sentence of its own (a mark or a given sentence end follows it)."""
+    m = _RITE_OPEN.match(text)
+    if m is None:
+        return 0
+    end = m.end()
+    if (end < len(text) and text[end] in "。．.") or any(e == end for _, e in sentences):
+        return end
+    return 0
 
 
 def _answers(action: Action) -> bool:

@@ -55,7 +55,7 @@ OTHER_VERBS = (
     "戒 速 厭 謀 舉 羞 至 視 哭 踊 致 遷 載 錯 布 陳 張 縣 作 使 帥 止 拂 扱 兼 擩 食 嘗 飯 酳 奉 "
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
     "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
-    "撫 挼 摶 更 易 遣 勝"
+    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐"
 ).split()
 #: 拜's purposes, folded into the 拜 tuple (SCHEMA: 拜送爵, 拜受爵, 拜洗, 拜至, 拜辱, 拜既爵).
 PURPOSES = "送 受 洗 至 辱 既爵 崇酒 妥 酒".split()
@@ -105,6 +105,13 @@ VERB_TITLES = set("舉奠".split())
 #: participants that only assist the principal (宗人贊祭, 庶子贊授肺) do not take over the
 #: carried actor: the principal's sequence goes on after their clause
 ASSIST_WORDS = set("贊".split())
+#: verbs of treating a person (延之 bids him up, 勞之 greets him): after X延之 / X勞之 the acts
+#: without a subject are the treated one's, not X's (擯者延之曰：「升。」升成拜 → the one bidden)
+TREATING_VERBS = set("延 勞".split())
+#: nouns written with a closed-list character (庭實, the gifts displayed in the court): no act
+NOUN_WORDS = "庭實".split()
+#: the hands: a place only after 于 (實于左手), manner elsewhere (尚左手, 左執爵)
+HANDS = set("左手 右手".split())
 #: 相 "each other" before these (相左, 相右, 相揖, 相拜) is an adverb, not the 相 (the assistant)
 MUTUAL_AFTER_XIANG = set("左 右 揖 拜 見 交 答 荅".split())
 #: the count prefixes 再 三 壹 apply to these only (三獻 is "third presentation")
@@ -145,6 +152,8 @@ class Vocabulary:
     verb_titles: set[str] = field(default_factory=set)
     assist_words: set[str] = field(default_factory=set)
     mutual_after_xiang: set[str] = field(default_factory=set)
+    treating_verbs: set[str] = field(default_factory=set)
+    hands: set[str] = field(default_factory=set)
     xiang: str = "相"
     zhe: str = "者"
     all_word: str = "皆"
@@ -181,6 +190,8 @@ class Vocabulary:
         for w in OTHER_VERBS:
             if n(w) not in voc.lemmas:
                 add(w, OTHERV)
+        for w in NOUN_WORDS:
+            add(w, CHAR)
         for w, value in COUNTS.items():
             add(w, COUNT)
             voc.counts[n(w)] = value
@@ -211,6 +222,8 @@ class Vocabulary:
         voc.verb_titles = norm_set(VERB_TITLES)
         voc.assist_words = norm_set(ASSIST_WORDS)
         voc.mutual_after_xiang = norm_set(MUTUAL_AFTER_XIANG)
+        voc.treating_verbs = norm_set(TREATING_VERBS)
+        voc.hands = norm_set(HANDS)
         voc.xiang = n("相")
         voc.zhe = n("者")
         voc.all_word = n("皆")
