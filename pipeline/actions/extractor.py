@@ -6,7 +6,7 @@ How a document is read
   interrupted only by commentary, so the actor of a clause without a subject carries over from
   one passage to the next. The carried actor is reset at a chapter title (…禮第五, 大射儀第七),
   at the start of the 記 (a passage that is 記 or opens with 記。), and when a passage opens a
-  new rite (X之禮。 at its start).
+  new rite (X之禮。 / X之儀。 at its start); that name states no act (射 of 鄉射之禮).
 * Clauses are the given ``Passage.clauses`` cut again at every clause mark (，。；：「」…), so a
   sentence-level splitter still gives clauses; in unpunctuated text the clause analyser
   (:mod:`pipeline.actions.clause`) splits a long clause where a participant starts a new predicate.
@@ -29,6 +29,9 @@ Who acts (``actor``, ``actor_inferred``)
   3. a 拜 right after a response is the first bower's (再拜賓，賓答拜，拜介 → 主人);
   4. 送 right after X退 / X出 is the host's: the last participant named other than X (賓退，送);
   5. 皆 without a subject, right after an act directed at a group (揖眾賓，皆…), is the group's;
+  5b. 薦 / 設 without a subject, when the carried actor is not the giver of the passage's last
+     拜送, have no agent: the dishes are for the one who just received the cup (主人拜送爵，賓少退。
+     薦脯醢); after the giver's own 拜送 they are his (賓拜送爵，薦脯醢);
   6. else the actor of the last act (carry-over). After "Y荅拜。" the next sentence goes back to
      the actor before the response (the drinker goes on, not the one who answered).
   7. ``None`` when nobody has been named yet; such opening acts take the first written,
@@ -39,7 +42,8 @@ Who acts (``actor``, ``actor_inferred``)
   is that verb's object (賓厭眾賓升 → 升 is the 賓's). A participant after a side word followed by
   a predicate is a place (主人介右北面拜送爵: 介右), except the hands (尸左執角: 左執).
 * A clause whose subject only assists (宗人贊祭, 庶子贊授肺) does not take over the carried
-  actor: the principal's sequence goes on after it. 及X opening a clause (主人降，及賓盥) names the
+  actor: the principal's sequence goes on after it The same for a subject that only treats the carried actor
+  (擯者延之曰：「升。」升成拜, 王勞之。再拜稽首 → the one bidden or greeted acts). 及X opening a clause (主人降，及賓盥) names the
   partner; the subject carries on. A thing as topic of 從 入 出 設 加 (肝從, 俎入設, 薦俎設于其位)
   has no agent (None), and for 設 / 加 it is the object.
 * 皆 after a written subject keeps that subject as written (眾賓皆入 → 眾賓); 皆 never splits a
