@@ -479,7 +479,8 @@ def test_carry_over_between_passages_and_reset_at_a_title(extractor):
     check(zu, actor="主人", actor_inferred=True, object="洗")
     check([a for a in acts if a.verb == "揖"][0], actor="主人", actor_inferred=True)
     title = Passage.from_raw("鄉飲酒禮第四")
-    acts = extractor.extract([Passage.from_raw(ps[134]), title, Passage.from_raw(ps[137])])
+    opening = ps[137][: ps[137].index("。") + 1]  # 卒洗，揖讓升。 (the rest names the host: 賓…疑立。主人…)
+    acts = extractor.extract([Passage.from_raw(ps[134]), title, Passage.from_raw(opening)])
     zu = [a for a in acts if a.verb == "卒"][0]
     assert zu.actor is None  # a chapter title starts a new rite: nothing carries over
 
@@ -865,3 +866,74 @@ def test_thing_words_are_places_after_yu_and_things_elsewhere():
     assert got["其所"] == "LOCATION" and got["其位"] == "LOCATION"
     got = spans(jing("04")[294])  # …賓拜送于主人之西。
     assert got["主人之西"] == "LOCATION"
+
+
+# ---------------------------------------------------------------------------------------------
+# round 4: passage logic — who performs the acts without a subject (developed on 07 p320–p369
+# and the rest of dev; 07 p372–p412 kept for checking only)
+# ---------------------------------------------------------------------------------------------
+def test_the_one_standing_waiting_did_not_do_the_acts_before(extractor):
+    r = xh(extractor, "04", 78)  # 賓降，主人辭，賓對，復位，當西序。卒盥，揖讓升。賓西階上疑立。
+    check(r.get("復"), actor="賓", actor_inferred=True)
+    check(r.get("卒"), actor="主人", actor_inferred=True, object="盥")
+    check(r.get("升"), actor="主人", actor_inferred=True)
+    check(r.get("立"), actor="賓", actor_inferred=False)
+    r = xh(extractor, "05", 138)  # 卒洗，揖讓升。賓西階上疑立。主人實觶，酬之，…
+    check(r.get("卒"), actor="主人", actor_inferred=True)
+    check(r.get("揖"), actor="主人", actor_inferred=True)
+    check(r.get("立"), actor="賓")
+
+
+def test_an_opening_bow_answered_belongs_to_the_other_named_next(extractor):
+    r = xh(extractor, "04", 140)  # 坐祭，遂飲，卒觶，…遂拜，執觶興。賓西階上答拜。主人降洗，…
+    for verb in ("祭", "飲", "卒", "奠", "執"):
+        check(r.get(verb), actor="主人", actor_inferred=True)
+    check(r.get("拜"), actor="主人", response=False)
+    check(r.get("拜", 1), actor="賓", response=True)
+    check(r.get("降"), actor="主人", actor_inferred=False)
+
+
+def test_an_answer_opening_the_passage_goes_on(extractor):
+    r = xh(extractor, "07", 155)  # 主人答拜。樂闋。升受爵，降奠于篚。
+    check(r.get("升"), actor="主人", actor_inferred=True)
+    check(r.get("受"), actor="主人", object="爵")
+    check(r.get("奠"), actor="主人", location="篚")
+
+
+def test_where_one_stands_in_a_formation_is_no_new_agent(extractor):
+    r = xh(extractor, "05", 384)  # 司射反位，上耦揖進，上射在左，並行。當階，北面揖，及階揖。上射先升三等，…
+    check(r.get("揖", 1), actor="上耦", actor_inferred=True, facing="北面")
+    check(r.get("揖", 2), actor="上耦", location="階")
+    check(r.get("升"), actor="上射", actor_inferred=False)
+    r = xh(extractor, "15", 21)  # 筮者許諾，還，即席，西面坐，卦者在左。卒筮，寫卦。
+    check(r.get("卒"), actor="筮者", actor_inferred=True)
+    r = xh(extractor, "05", 521)  # …則釋獲者坐而釋獲，…上射於右，下射於左，若有餘算，則反委之。
+    check(r.get("委"), actor="釋獲者", actor_inferred=True, object="之")
+
+
+def test_the_one_given_a_gift_greets_the_bearer(extractor):
+    r = xh(extractor, "10", 87)  # 天子賜侯氏以車服。迎於外門外，再拜。
+    check(r.get("迎"), actor="侯氏", actor_inferred=True, location="外門外")
+    check(r.get("拜"), actor="侯氏", count=2)
+
+
+def test_after_the_lords_assent_the_one_who_asked_goes_on(extractor):
+    text = jing("07")[431] + jing("07")[434]  # 司射…東面請射于公。 + 公許。遂適西階上，命賓御于公，…
+    acts = extractor.extract([Passage.from_raw(text)])
+    got = {(a.actor, a.verb) for a in acts}
+    assert ("公", "許") in got
+    assert ("司射", "適") in got and ("司射", "命") in got and ("公", "適") not in got
+
+
+def test_a_number_after_a_verb_is_what_is_handled_not_a_count(extractor):
+    r = xh(extractor, "07", 356)  # 司射入于次，搢三挾一个，出于次，…
+    check(r.get("搢"), actor="司射", object="三", count=None)
+    check(r.get("挾"), surface="挾", count=None, object="一个")
+
+
+def test_officers_of_the_great_archery_are_participants(extractor):
+    r = xh(extractor, "07", 369)  # 司馬師命負侯者︰「執旌以負侯。」
+    check(r.get("命"), actor="司馬師", actor_inferred=False, target="負侯者")
+    r = xh(extractor, "07", 335)  # 工人、士與梓人升自北階，…射正涖之。
+    check(r.get("升"), actor="工人、士與梓人", location="北階")
+    assert not r.all("射")

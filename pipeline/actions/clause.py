@@ -78,6 +78,10 @@ class Piece:
     causee: bool = False
     #: the subject only treats the carried actor (擯者延之曰, 王勞之): that actor goes on after it
     treats_other: bool = False
+    #: the participant treated by name (天子賜侯氏以車服): he acts next
+    treated: Optional[Span] = None
+    #: the clause only says where its subject stands (上射在左, 卦者在左): a formation, not a new agent
+    stance: bool = False
 
 
 _SKIP_BEFORE_PREDICATE = {ADV, NEG, COUNT, RESP, PREFIX, LOCATION, DIR, DANG, FACING_KIND}
@@ -205,6 +209,8 @@ class _Walk:
                     self.piece.assist = True
                 if t.text in self.voc.treating_verbs and ZHI in self.kinds(i + 1) and not self.piece.acts:
                     self.piece.treats_other = True  # 擯者延之, 王勞之: the one treated acts next
+                if t.text in self.voc.treating_verbs and ACTOR in self.kinds(i + 1) and not self.piece.acts:
+                    self.piece.treated = (self.toks[i + 1].start, self.toks[i + 1].end)  # 天子賜侯氏
                 i += 1
                 continue
             if PREP in k:
@@ -233,7 +239,7 @@ class _Walk:
                 continue
             if NEG in k:
                 self.neg = True
-            elif COUNT in k and VERB in self.kinds(i + 1):
+            elif COUNT in k and VERB in self.kinds(i + 1) and self.toks[i + 1].text in self.voc.counted_verbs:
                 self.count = self.voc.counts.get(t.text)
                 self.prefix_start = t.start if self.prefix_start is None else self.prefix_start
             elif RESP in k and (self.kinds(i + 1) & {VERB, COUNT}):
@@ -278,6 +284,8 @@ class _Walk:
                 continue
             elif ZHI in k and adjacent:
                 self._pronoun(i)
+            elif NUM in k and adjacent and self.last.object is None and VERB in self.kinds(i + 1):
+                self.last.object = (t.start, t.end)  # 搢三挾一个: three arrows, not a count of 挾
             elif (CHAR in k or NUM in k) and adjacent and self._object_follows(i) \
                     and self.last.lemma not in _MOTION_TO_PLACE:
                 i = self._object(i)
@@ -666,6 +674,8 @@ class _Walk:
             return i + 1
         span = (self.toks[i + 1].start, self.toks[j - 1].end)
         source = word == self.voc.normalise("自")
+        if word != self.voc.normalise("自") and not self.verb_seen and self.subject is not None:
+            self.piece.stance = True  # 上射在左, 上射於右: where he stands in the formation
         if self.verb_seen and self.last is not None:
             self._set_location(self.last, span, "source" if source else "post")
         elif not self.verb_seen:

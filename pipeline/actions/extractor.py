@@ -209,6 +209,11 @@ class _Run:
         #: acts of the opening, before anyone was named: the first named non-responding actor of the
         #: passage takes them (卒洗，主人壹揖 …)
         self.unresolved: list[_Emitted] = []
+        #: the opening acts were answered by (or end before the waiting of) this participant: the
+        #: next other participant written as a subject anywhere in the passage takes them
+        self.unresolved_not: Optional[str] = None
+        #: the answer (荅拜) opened the passage: no earlier act of it to go back to
+        self.response_opens = False
         self.passage_number = -1
         #: 卒X looks back for X only after the last reset (a new chapter is a new rite)
         self.history_start = 0
@@ -223,6 +228,7 @@ class _Run:
         self.before_response = None
         self.reverting = False
         self.unresolved.clear()
+        self.unresolved_not = None
         self.history_start = len(self.emitted)
 
     def new_sentence(self) -> None:
@@ -231,7 +237,8 @@ class _Run:
         if self.reverting and self.emitted and _answers(self.emitted[-1].action):
             if not self.emitted[-1].action.response:
                 self.sender = self.current
-            self.current = self.before_response  # after 賓答拜。 the drinker goes on, not the answerer
+            if not self.response_opens:
+                self.current = self.before_response  # after 賓答拜。 the drinker goes on, not the answerer
         self.before_response = None
         self.reverting = False
 
@@ -245,6 +252,7 @@ class _Run:
         if _TITLE.search(text.strip(_TRIM)) or _JI.match(text) or rite:
             self.reset()
         self.unresolved.clear()  # the opening of a passage looks ahead only inside the passage
+        self.unresolved_not = None
         self.passage_number = number
         speech = _speech_mask(text)
         sentences = sorted(p.sentences) or split_marks(text, 0, len(text), SENTENCE_MARKS)
@@ -265,6 +273,8 @@ class _Run:
             trimmed = _trim(text, cs, ce)
             if trimmed is None:
                 continue
+            if text[trimmed[0]] in _CONDITION:
+                self.flush_pending()  # 下射於左，若有餘算，則反委之: a condition opens a new frame
             for ps, pe in _unmasked(speech, cs, ce, said_until):
                 tokens = tokenize(text, ps, pe, self.voc)
                 pieces = self.x.analyser.analyse(tokens, trimmed)
@@ -286,8 +296,13 @@ class _Run:
             self.named.append((w(*span), sentence))
         principal = self.current
         if not piece.acts:
-            if subject and not ((piece.assist or piece.treats_other) and principal is not None):
-                self.current = subject
+            if piece.treated is not None:
+                self.current = w(*piece.treated)  # 天子賜侯氏以車服。迎於外門外: the one given acts
+                self.flush_pending()
+                return
+            if subject and not ((piece.assist or piece.treats_other) and principal is not None) \
+                    and not (piece.stance and principal is not None):
+                self.current = subject  # 上射在左 / 卦者在左 only say where one stands
             if piece.place or piece.facing or subject:
                 actor = subject or self.current
                 if self.pending is not None and self.pending.actor_key != self.key(actor):
@@ -324,13 +339,21 @@ class _Run:
             if actor is None and self.current is None and not d.response:
                 self.unresolved.append(emitted)
             elif (actor is not None and not inferred and not d.response and self.unresolved
-                  and self.unresolved[0].sentence == sentence):
+                  and (self.unresolved[0].sentence == sentence or (
+                      self.unresolved_not is not None and self.key(actor) != self.unresolved_not))):
                 for e in self.unresolved:
                     e.action.actor, e.actor_key = actor, self.key(actor)
                 self.unresolved.clear()
+                self.unresolved_not = None
+            if d.response and not inferred and self.unresolved and any(
+                    e.lemma == "拜" and not e.action.response for e in self.unresolved):
+                self.unresolved_not = self.key(actor)  # 坐祭…遂拜。賓答拜。主人降洗: the bower is named next
+            if d.lemma == "立" and not inferred and _waiting(view.text, d.verb_token[0]):
+                self.waiting(emitted)
             if _answers(act) and not inferred and self.key(actor) != self.key(self.current):
                 self.before_response = self.current
                 self.reverting = True
+                self.response_opens = not any(e.sentence[0] == sentence[0] for e in self.emitted[:-1])
             elif not _answers(act):
                 self.before_response = None
                 self.reverting = False
@@ -342,6 +365,30 @@ class _Run:
             self.pending = None
         if (piece.assist or piece.causee) and principal is not None:
             self.current = principal  # 宗人贊祭, 使人執俎從之: the principal's sequence goes on
+        if subject and principal is not None and self.key(subject) != self.key(principal) \
+                and any(d.lemma == "許" for d in piece.acts) and self.requested_by(principal, len(piece.acts)):
+            self.current = principal  # 請射于公。公許。遂適西階上: the one who asked goes on
+
+    def requested_by(self, principal: str, skip: int) -> bool:
+        """Was the act before the last ``skip`` ones a request (請 / 告) of ``principal``?"""
+        before = self.emitted[: len(self.emitted) - skip]
+        return bool(before) and before[-1].lemma in ("請", "告") and before[-1].actor_key == self.key(principal)
+
+    def waiting(self, stand: _Emitted) -> None:
+        """X疑立 (X stands waiting): the subjectless acts of the sentence just before, credited to X
+        by carry-over, were the other party's (卒盥，揖讓升。賓西階上疑立 → the host's)."""
+        passage, number = stand.sentence
+        before = [e for e in self.emitted[self.history_start:] if e.sentence == (passage, number - 1)]
+        if not before or any(not e.action.actor_inferred or e.actor_key not in (None, stand.actor_key) for e in before):
+            return
+        if {id(e) for e in before} <= {id(e) for e in self.unresolved}:
+            self.unresolved_not = stand.actor_key  # 卒洗，揖讓升。賓西階上疑立。主人實觶
+            return
+        for name, sent in reversed(self.named):
+            if sent[0] == passage and self.key(name) != stand.actor_key:
+                for e in before:
+                    e.action.actor, e.actor_key = name, self.key(name)
+                return
 
     def actor_of(self, d: Draft, subject: Optional[str], pending: Optional[_Pending], sentence) -> tuple[Optional[str], bool]:
         if subject:
@@ -437,6 +484,9 @@ class _Run:
 #: verbs whose written topic may be the thing itself, with no agent (肝從, 席從, 俎入設,
 #: 泰羹湇自門入, 匕皆加于鼎); with other verbs a thing first is only the matter (每一个釋一算)
 _THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
+#: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
+_CONDITION = "若"
+
 _PLACING_VERBS = set("設 加".split())
 #: verbs of serving dishes, which stay with the giver after his 拜送 (GUIDE 3.2)
 _SERVING_VERBS = set("設 薦".split())
@@ -452,6 +502,11 @@ def _rite_name(text: str, sentences) -> int:
     if (end < len(text) and text[end] in "。．.") or any(e == end for _, e in sentences):
         return end
     return 0
+
+
+def _waiting(text: str, verb_at: int) -> bool:
+    """Is the 立 at ``verb_at`` 疑立, standing still while the other acts?"""
+    return verb_at > 0 and text[verb_at - 1] == "疑"
 
 
 def _answers(action: Action) -> bool:

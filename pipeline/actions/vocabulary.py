@@ -107,7 +107,7 @@ VERB_TITLES = set("舉奠".split())
 ASSIST_WORDS = set("贊".split())
 #: verbs of treating a person (延之 bids him up, 勞之 greets him): after X延之 / X勞之 the acts
 #: without a subject are the treated one's, not X's (擯者延之曰：「升。」升成拜 → the one bidden)
-TREATING_VERBS = set("延 勞".split())
+TREATING_VERBS = set("延 勞 賜".split())
 #: nouns written with a closed-list character (庭實, the gifts displayed in the court): no act
 NOUN_WORDS = "庭實".split()
 #: the hands: a place only after 于 (實于左手), manner elsewhere (尚左手, 左執爵)
