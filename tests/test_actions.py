@@ -937,3 +937,11 @@ def test_officers_of_the_great_archery_are_participants(extractor):
     r = xh(extractor, "07", 335)  # 工人、士與梓人升自北階，…射正涖之。
     check(r.get("升"), actor="工人、士與梓人", location="北階")
     assert not r.all("射")
+
+
+def test_er_hou_then_the_other_shoots(extractor):
+    r = xh(extractor, "05", 406)  # 乃射。上射既發，挾弓矢，而后下射射，拾發，以將乘矢。
+    check(r.get("挾"), actor="上射", object="弓矢")
+    check(r.get("射", 1), actor="下射", actor_inferred=False)
+    r = xh(extractor, "05", 422)  # 與升射者相左，交于階前，相揖。… (升射者 is a name)
+    assert not r.all("升")
