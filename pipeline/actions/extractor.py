@@ -353,7 +353,7 @@ class _Run:
             if _answers(act) and not inferred and self.key(actor) != self.key(self.current):
                 self.before_response = self.current
                 self.reverting = True
-                self.response_opens = not any(e.sentence[0] == sentence[0] for e in self.emitted[:-1])
+                self.response_opens = len(self.emitted) < 2 or self.emitted[-2].sentence[0] != sentence[0]
             elif not _answers(act):
                 self.before_response = None
                 self.reverting = False
@@ -371,14 +371,23 @@ class _Run:
 
     def requested_by(self, principal: str, skip: int) -> bool:
         """Was the act before the last ``skip`` ones a request (請 / 告) of ``principal``?"""
-        before = self.emitted[: len(self.emitted) - skip]
-        return bool(before) and before[-1].lemma in ("請", "告") and before[-1].actor_key == self.key(principal)
+        at = len(self.emitted) - skip - 1
+        if at < self.history_start:
+            return False
+        asked = self.emitted[at]
+        return asked.lemma in ("請", "告") and asked.actor_key == self.key(principal)
 
     def waiting(self, stand: _Emitted) -> None:
         """X疑立 (X stands waiting): the subjectless acts of the sentence just before, credited to X
         by carry-over, were the other party's (卒盥，揖讓升。賓西階上疑立 → the host's)."""
         passage, number = stand.sentence
-        before = [e for e in self.emitted[self.history_start:] if e.sentence == (passage, number - 1)]
+        before = []
+        for e in reversed(self.emitted[-40:]):
+            if e.sentence < (passage, number - 1):
+                break
+            if e.sentence == (passage, number - 1):
+                before.append(e)
+        before.reverse()
         if not before or any(not e.action.actor_inferred or e.actor_key not in (None, stand.actor_key) for e in before):
             return
         if {id(e) for e in before} <= {id(e) for e in self.unresolved}:
