@@ -253,3 +253,21 @@ def test_seed_004_line_splits_with_the_classifier(shipped):
     runs = shipped.splitter_.predict(line, classifier=shipped)
     assert runs[0][2] == "JING"
     assert any(layer == "ZHU" and abs(start - seam) <= 3 for start, _end, layer in runs)
+
+
+def test_direct_scoring_equals_the_sklearn_pipeline(shipped):
+    """_logits applies the fitted steps by hand (no per-call validation): the decision values of
+    every piece of seed and corpus text must be those of Pipeline.decision_function."""
+    import numpy as np
+
+    from pipeline.layers.classifier import _align
+    from tests.conftest import SEEDS
+
+    texts = []
+    for path in SEEDS:
+        raw = path.read_text(encoding="utf-8")
+        texts += [raw[i : i + 1 + i % 150] for i in range(0, len(raw), 211)]
+    texts += ["", "。", "主人", "ABC"]
+    fast = shipped._logits(texts)
+    slow = _align(shipped.model_.named_steps["svm"], shipped.model_.decision_function(texts))
+    assert len(texts) > 500 and np.allclose(fast, slow, rtol=1e-6, atol=1e-6)

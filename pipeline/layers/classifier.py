@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Hashable, Iterable, Iterator, Optional, Sequence
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_extraction.text import TfidfVectorizer
@@ -202,8 +203,15 @@ class LayerClassifier(BaseEstimator, ClassifierMixin):
             raise RuntimeError("LayerClassifier is not fitted: call fit() or LayerClassifier.load()")
 
     def _logits(self, texts: list[str]) -> np.ndarray:
-        """Decision values in LAYERS order (-1e9 for a layer the training data never had)."""
-        return _align(self.model_.named_steps["svm"], self.model_.decision_function(texts))
+        """Decision values in LAYERS order (-1e9 for a layer the training data never had).
+
+        The fitted steps are applied directly (what ``Pipeline.decision_function`` computes,
+        without its per-call validation): the splitter and short records call this with one or a
+        few texts at a time, where that overhead was most of the cost."""
+        svm = self.model_.named_steps["svm"]
+        X = _apply_transform(self.model_.named_steps["features"], texts)
+        raw = np.asarray(X @ svm.coef_.T) + svm.intercept_
+        return _align(svm, raw.ravel() if raw.shape[1] == 1 else raw)
 
     def text_proba(self, texts: Sequence[str], separate: bool = True) -> np.ndarray:
         """Calibrated probabilities from each text alone (rows in ``classes_`` order).
@@ -399,6 +407,29 @@ class LayerClassifier(BaseEstimator, ClassifierMixin):
         if not isinstance(model, cls) or not hasattr(model, "model_"):
             raise ModelError(f"{path} does not hold a fitted LayerClassifier; rebuild it with `{REBUILD_COMMAND}`")
         return model
+
+
+def _apply_transform(step: Any, X: Any) -> Any:
+    """``step.transform(X)`` for fitted Pipelines and FeatureUnions, walked by hand."""
+    if isinstance(step, Pipeline):
+        for _name, inner in step.steps:
+            if inner is not None and inner != "passthrough":
+                X = _apply_transform(inner, X)
+        return X
+    if isinstance(step, FeatureUnion):
+        weights = step.transformer_weights or {}
+        parts = []
+        for name, inner in step.transformer_list:
+            if inner == "drop":
+                continue
+            part = _apply_transform(inner, X)
+            if name in weights:
+                part = part * weights[name]
+            parts.append(part if sp.issparse(part) else sp.csr_matrix(part))
+        return sp.hstack(parts, format="csr")
+    if isinstance(step, MaxAbsScaler) and not sp.issparse(X):
+        return np.asarray(X, dtype=np.float64) / step.scale_
+    return step.transform(X)
 
 
 def _held_out(groups: Optional[Sequence[Hashable]], n: int) -> np.ndarray:

@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.preprocessing import normalize
+from sklearn.utils.sparsefuncs_fast import inplace_csr_row_normalize_l2
 
 _WHITE_SPACES = re.compile(r"\s\s+")  # as sklearn's _VectorizerMixin._white_spaces
 
@@ -91,7 +92,9 @@ class CompactCharTfidf(BaseEstimator, TransformerMixin):
             np.log(X.data, X.data)
             X.data += 1
         X.data *= self.idf[X.indices].astype(self.dtype, copy=False)
-        if self.norm:
+        if self.norm == "l2":  # the kernel sklearn's normalize calls, without its per-call validation
+            inplace_csr_row_normalize_l2(X)
+        elif self.norm:
             X = normalize(X, norm=self.norm, copy=False)
         return X
 
