@@ -35,7 +35,13 @@ Who acts (``actor``, ``actor_inferred``)
   6. else the actor of the last act (carry-over). After "Y荅拜。" the next sentence goes back to
      the actor before the response (the drinker goes on, not the one who answered).
   7. ``None`` when nobody has been named yet; such opening acts take the first written,
-     non-responding subject named later in the same sentence (卒洗，主人壹揖 → 主人).
+     non-responding subject named later in the same sentence (卒洗，主人壹揖 → 主人), or later in
+     the passage when their bow was answered by Y or they end before Y疑立: then the next subject
+     other than Y (坐祭…遂拜。賓答拜。主人降洗; 卒洗，揖讓升。賓西階上疑立。主人實觶 → 主人).
+  8. X疑立 (standing waiting) gives the carried acts of the sentence before it to the other party;
+     a clause X在/於 place alone (上射在左, 卦者在左) is a formation and does not take over; after
+     X賜Y Y acts next; after a request (請 / 告) answered by 許 the asker goes on; a passage opening
+     with Y答拜 goes on with Y; a 若 clause ends a waiting subject.
 * A written subject is the participant before the verbs, not one after 以/與 (the partner), 于/自
   (a place or a person acted on) or a possessive 之 (主人之北 is a place); a participant beside
   the subject (主人一相) does not replace it, and one right after a verb outside the closed list
