@@ -156,11 +156,12 @@ def classify(
     """Label each record JING/ZHU/SHU/OTHER with per-layer probabilities (SCHEMA section 6)."""
     import srsly
 
-    from pipeline.layers.classifier import LayerClassifier, ModelError, classify_records
+    from pipeline.layers.predict import ModelError, classify_records
+    from pipeline.layers.runtime import load_model
     from pipeline.read.inputs import iter_jsonl
 
     try:
-        layer_model = LayerClassifier.load(model)
+        layer_model = load_model(model)
     except ModelError as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(code=2)

@@ -158,9 +158,9 @@ class DocumentProcessor:
     def layer_model(self):
         settings = self.config.get("layers", {})
         if self._layer_model is None and settings.get("use_model", True):
-            from pipeline.layers.classifier import LayerClassifier
+            from pipeline.layers.runtime import load_model  # the runtime form: no scikit-learn
 
-            self._layer_model = LayerClassifier.load(settings.get("model"))
+            self._layer_model = load_model(settings.get("model"))
         return self._layer_model
 
     def preload(self) -> None:

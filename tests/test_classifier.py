@@ -9,6 +9,8 @@ error messages use a small model fitted here on one chapter.
 from __future__ import annotations
 
 import math
+
+import numpy as np
 from pathlib import Path
 
 import pytest
@@ -150,9 +152,21 @@ def test_corrupt_model_names_path_and_command(small_model, tmp_path):
     assert "yili train layers" in message
 
 
+def test_save_writes_a_runtime_form_with_the_same_probabilities(small_model, tmp_path):
+    from pipeline.layers.runtime import RuntimeLayerModel, load_model
+    from tests.conftest import SEEDS
+
+    small_model.save(tmp_path / "m")
+    runtime = load_model(tmp_path / "m")
+    assert isinstance(runtime, RuntimeLayerModel)
+    raw = SEEDS[0].read_text(encoding="utf-8")
+    texts = [raw[i : i + 1 + i % 120] for i in range(0, len(raw), 97)] + ["", "ABC"]
+    assert np.allclose(runtime.text_proba(texts), small_model.text_proba(texts), rtol=0, atol=1e-9)
+
+
 def test_shipped_model_is_small_and_has_a_card():
     folder = default_model_dir()
-    assert (folder / "classifier.joblib").stat().st_size < 20_000_000
+    assert sum(p.stat().st_size for p in folder.iterdir()) < 20_000_000  # joblib + runtime form + card
     card = (folder / "MODEL_CARD.md").read_text(encoding="utf-8")
     assert "Trained" in card and "corpus" in card
 

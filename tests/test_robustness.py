@@ -77,8 +77,10 @@ def test_a_corrupt_model_stops_the_run_naming_the_file_and_the_fix(tmp_path, sec
 
     broken = tmp_path / folder
     shutil.copytree(REPO / "models" / folder, broken)
-    victim = max((p for p in broken.iterdir() if p.suffix in (".joblib", ".npz", ".json") and p.name != "training.json"),
-                 key=lambda p: p.stat().st_size)
+    # the largest file the loader reads (the layer model's runtime form, when there is one, not its joblib)
+    loaded = [p for p in broken.iterdir() if p.suffix in (".joblib", ".npz", ".json") and p.name != "training.json"
+              and not (p.suffix == ".joblib" and (broken / "runtime.json").exists())]
+    victim = max(loaded, key=lambda p: p.stat().st_size)
     victim.write_bytes(victim.read_bytes()[: victim.stat().st_size // 3])  # truncated mid-file
     cfg = tmp_path / "broken.cfg"
     cfg.write_text(f'[{section}]\nmodel = "{broken}"\n', encoding="utf-8")

@@ -16,10 +16,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from typing import Iterable
 
-import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
 
 # --- characters ------------------------------------------------------------------------------
 
@@ -182,24 +179,11 @@ def scholar_features(text: str) -> list[float]:
     return row
 
 
-class ScholarFeatures(BaseEstimator, TransformerMixin):
-    """Transformer: texts → the dense matrix of :func:`scholar_features` (stateless)."""
+def __getattr__(name: str):
+    """The sklearn transformers (:mod:`pipeline.layers.transformers`) on first use: saved models
+    name them here, and the runtime form of the model reads these cues without scikit-learn."""
+    if name in ("ScholarFeatures", "NgramText"):
+        from pipeline.layers import transformers
 
-    def fit(self, texts: Iterable[str], y=None) -> "ScholarFeatures":
-        return self
-
-    def transform(self, texts: Iterable[str]) -> np.ndarray:
-        return np.array([scholar_features(t) for t in texts], dtype=np.float64)
-
-    def get_feature_names_out(self, input_features=None) -> np.ndarray:
-        return np.array(feature_names(), dtype=object)
-
-
-class NgramText(BaseEstimator, TransformerMixin):
-    """Transformer: texts → :func:`ngram_text` strings, for a character n-gram vectorizer."""
-
-    def fit(self, texts: Iterable[str], y=None) -> "NgramText":
-        return self
-
-    def transform(self, texts: Iterable[str]) -> list[str]:
-        return [ngram_text(t) for t in texts]
+        return getattr(transformers, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

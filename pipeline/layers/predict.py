@@ -1,0 +1,314 @@
+"""Prediction with the layer model, without scikit-learn: what the fitted model and its runtime form share.
+
+:class:`LayerPredictor` holds everything the layer model does with its decision values — the
+calibrated probabilities, the document-order smoothing, the resolution of undecided segments —
+for any class that provides ``_logits`` (decision values in LAYERS order) and the fitted
+``classes_``, ``temperature_``, ``calibration_``, ``transitions_``, ``start_`` and ``use_context``.
+:class:`~pipeline.layers.classifier.LayerClassifier` (training, scikit-learn) and
+:class:`~pipeline.layers.runtime.RuntimeLayerModel` (arrays, loaded without scikit-learn) both
+inherit it, so the two forms of one model cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Hashable, Iterable, Iterator, Optional, Sequence
+
+import numpy as np
+
+from pipeline.labels import LAYERS
+from pipeline.layers.features import han_count
+
+#: The file names inside a model folder.
+MODEL_FILE = "classifier.joblib"
+CARD_FILE = "MODEL_CARD.md"
+REBUILD_COMMAND = "yili train layers"
+
+#: Scores given to a text the model cannot read (empty, or no Han characters): OTHER, but unsure.
+UNREADABLE_SCORES: dict[str, float] = {"JING": 0.2, "ZHU": 0.2, "SHU": 0.2, "OTHER": 0.4}
+
+
+class ModelError(RuntimeError):
+    """The layer model cannot be loaded: the message names the path and the command that rebuilds it."""
+
+
+def default_model_dir() -> Path:
+    """``models/layers`` of the checkout, else the copy installed inside the package."""
+    package = Path(__file__).resolve().parents[1]
+    for candidate in (package.parent / "models" / "layers", package / "resources" / "models" / "layers"):
+        if (candidate / MODEL_FILE).is_file() or (candidate / "runtime.json").is_file():
+            return candidate
+    return package.parent / "models" / "layers"
+
+
+def readable(text: str) -> bool:
+    """Whether the model can say anything about ``text``: it needs at least one Han character."""
+    return han_count(text or "") > 0
+
+
+class LayerPredictor:
+    """The layer model's prediction, from ``_logits`` (see the module docstring)."""
+
+    use_context: bool = True
+
+    def _check(self) -> None:
+        """Raise if the model is not fitted (the runtime form always is)."""
+
+    def _logits(self, texts: list[str]) -> np.ndarray:
+        raise NotImplementedError
+
+    def text_proba(self, texts: Sequence[str], separate: bool = True) -> np.ndarray:
+        """Calibrated probabilities from each text alone (rows in ``classes_`` order).
+
+        ``separate=False``: the temperature softmax alone, without the 疏 sigmoid (what the
+        run-together splitter uses for pieces shorter than the units the sigmoid was fitted on).
+        """
+        self._check()
+        texts = [t or "" for t in texts]
+        out = np.tile(np.array([UNREADABLE_SCORES[c] for c in LAYERS]), (len(texts), 1))
+        ok = [i for i, t in enumerate(texts) if readable(t)]
+        if ok:
+            out[ok] = self._calibrated(self._logits([texts[i] for i in ok]), separate)
+        return out
+
+    def _calibrated(self, logits: np.ndarray, separate: bool = True) -> np.ndarray:
+        """Probabilities from decision values: the temperature softmax, with 疏's own sigmoid (fitted on held-out chapters)."""
+        scaling = getattr(self, "calibration_", None)
+        if scaling is None or not separate:
+            return _softmax(logits / self.temperature_)
+        slope, bias = scaling
+        p = _softmax(logits / self.temperature_)
+        j = LAYERS.index(_SEPARATE)
+        shu = 1.0 / (1.0 + np.exp(-(slope * np.clip(_margin(logits), -20.0, 20.0) + bias)))
+        rest = np.delete(p, j, axis=1)
+        rest = rest / np.clip(rest.sum(axis=1, keepdims=True), 1e-12, None) * (1.0 - shu)[:, None]
+        out = np.insert(rest, j, shu, axis=1)
+        return out
+
+    def predict_proba(self, texts: Sequence[str], contexts: Optional[Sequence[Hashable]] = None) -> np.ndarray:
+        """Probabilities per unit; with ``contexts``, smoothed over each document's sequence of units."""
+        proba = self.text_proba(texts)
+        if contexts is None or not self.use_context:
+            return proba
+        contexts = list(contexts)
+        if len(contexts) != len(proba):
+            raise ValueError(f"{len(proba)} texts but {len(contexts)} contexts")
+        readable_rows = np.array([readable(t or "") for t in texts])
+        for rows in _runs(contexts):
+            if len(rows) > 1:
+                idx = np.array(rows)
+                smoothed = self.smooth(proba[idx])
+                keep = readable_rows[idx]
+                proba[idx[keep]] = smoothed[keep]
+        return proba
+
+    def predict(self, texts: Sequence[str], contexts: Optional[Sequence[Hashable]] = None) -> np.ndarray:
+        proba = self.predict_proba(texts, contexts)
+        labels = self.classes_[proba.argmax(axis=1)]
+        for i, t in enumerate(texts):  # an unreadable unit is OTHER whatever its neighbours say
+            if not readable(t or ""):
+                labels[i] = "OTHER"
+        return labels
+
+    def smooth(self, proba: np.ndarray, clamp: Optional[Sequence[Optional[str]]] = None) -> np.ndarray:
+        """Forward–backward posteriors for one document's units, from text-only probabilities.
+
+        The chain runs over the units that are 經, 注 or 疏 (a unit the text calls OTHER, or that
+        ``clamp`` fixes as OTHER, is stepped over and keeps its probabilities); each chain unit keeps
+        its OTHER probability and shares the rest among 經/注/疏 by its posterior. The text-only
+        probabilities serve as emissions. ``clamp`` fixes the layer of units that markers or anchors
+        already decided (``None`` where free).
+        """
+        other = LAYERS.index("OTHER")
+        proba = np.asarray(proba, dtype=float)
+        out = proba.copy()
+        emis = np.clip(proba, 1e-12, None).copy()
+        fixed = [None] * len(proba) if clamp is None else list(clamp)
+        for i, label in enumerate(fixed):
+            if label is not None:
+                emis[i] = 1e-12
+                emis[i, LAYERS.index(label)] = 1.0
+        chain = [i for i in range(len(proba)) if (fixed[i] or LAYERS[int(proba[i].argmax())]) != "OTHER"]
+        if len(chain) < 2:
+            return out
+        e = emis[chain].copy()
+        e[:, other] = 0.0
+        e /= e.sum(axis=1, keepdims=True)
+        n, k = e.shape
+        trans = self.transitions_
+        alpha = np.zeros((n, k))
+        beta = np.ones((n, k))
+        alpha[0] = e[0] * self.start_
+        alpha[0] /= alpha[0].sum()
+        for i in range(1, n):
+            alpha[i] = e[i] * (alpha[i - 1] @ trans)
+            alpha[i] /= alpha[i].sum()
+        for i in range(n - 2, -1, -1):
+            beta[i] = trans @ (e[i + 1] * beta[i + 1])
+            beta[i] /= beta[i].sum()
+        post = alpha * beta
+        post /= post.sum(axis=1, keepdims=True)
+        for row, i in enumerate(chain):
+            keep_other = 0.0 if fixed[i] is not None else proba[i, other]
+            out[i] = post[row] * (1.0 - keep_other)
+            out[i, other] = keep_other
+        return out
+
+    # -- the pipeline's use -------------------------------------------------------------------
+    def resolve_segments(self, text: str, segments: list, removed: Iterable = (), splitter: Any = "attached") -> list:
+        """Decide the segments nothing else decided (``evidence == "default"``).
+
+        Each undecided segment is first offered to the run-together splitter (when one is
+        attached or given): a segment where 經 and 注 (or 注 and 疏) run together comes back as
+        several pieces. Every undecided piece is then classified from its text (removed ranges
+        left out), with the decided segments around it as context, and gets ``evidence="model"``
+        and the model's probability as ``score``. Decided segments are returned unchanged.
+        """
+        from pipeline.records import Segment
+
+        if splitter == "attached":
+            splitter = getattr(self, "splitter_", None)
+        drops = sorted((r.start, r.end) for r in removed)
+        pieces: list[tuple[Any, Optional[tuple[int, int]]]] = []  # (segment or None, undecided span)
+        origin: list[int] = []  # which input segment each piece comes from
+        for n, seg in enumerate(segments):
+            if seg.evidence != "default":
+                pieces.append((seg, None))
+                origin.append(n)
+                continue
+            spans = [(seg.start, seg.end)]
+            if splitter is not None:
+                found = splitter.split_span(text, seg.start, seg.end, drops, classifier=self)
+                if len(found) > 1:
+                    spans = found
+            pieces.extend((None, span) for span in spans)
+            origin.extend([n] * len(spans))
+        free = [i for i, (seg, _span) in enumerate(pieces) if seg is None]
+        if not free:
+            return list(segments)
+        texts = [_kept_text(text, *pieces[i][1], drops) if pieces[i][0] is None else pieces[i][0].text for i in range(len(pieces))]
+        proba = self.text_proba(texts)
+        clamp = [pieces[i][0].layer if pieces[i][0] is not None and pieces[i][0].layer in LAYERS else None for i in range(len(pieces))]
+        if self.use_context and len(pieces) > 1:
+            smoothed = self.smooth(proba, clamp)
+            for i in free:
+                if readable(texts[i]):
+                    proba[i] = smoothed[i]
+        out = []
+        previous_origin = -1
+        for i, (seg, span) in enumerate(pieces):
+            if seg is not None:
+                out.append(seg)
+                previous_origin = -1
+                continue
+            if readable(texts[i]):
+                j = int(proba[i].argmax())
+                layer, score = LAYERS[j], float(proba[i, j])
+            else:
+                layer, score = "OTHER", UNREADABLE_SCORES["OTHER"]
+            start, end = span
+            last = out[-1] if out else None
+            if last is not None and origin[i] == previous_origin and last.layer == layer:
+                # the splitter saw a seam the classifier does not confirm: one segment, the lower score
+                out[-1] = Segment(layer, last.start, end, text[last.start : end], "model", round(min(last.score, score), 4))
+            else:
+                out.append(Segment(layer, start, end, text[start:end], "model", round(score, 4)))
+            previous_origin = origin[i]
+        return out
+
+
+def _align(svm: Any, raw: np.ndarray) -> np.ndarray:
+    """Decision values in LAYERS order (-1e9 for a layer the training data never had); ``svm``:
+    the fitted SVM, or the classes it learned."""
+    learned = [str(c) for c in getattr(svm, "classes_", svm)]
+    if raw.ndim == 1:  # two classes only
+        raw = np.stack([-raw, raw], axis=1)
+    out = np.full((raw.shape[0], len(LAYERS)), -1e9)
+    for j, label in enumerate(learned):
+        out[:, LAYERS.index(label)] = raw[:, j]
+    return out
+
+
+#: the layer whose odds against the rest are calibrated on their own (see :func:`_fit_scaling`)
+_SEPARATE = "SHU"
+
+
+def _margin(logits: np.ndarray) -> np.ndarray:
+    """Decision value of 疏 minus the best of the other layers."""
+    j = LAYERS.index(_SEPARATE)
+    rest = np.delete(logits, j, axis=1)
+    return logits[:, j] - rest.max(axis=1)
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _runs(keys: list[Hashable]) -> Iterator[list[int]]:
+    """Row indices of each run of equal, non-None consecutive keys."""
+    run: list[int] = []
+    previous: Any = object()
+    for i, key in enumerate(keys):
+        if key is None:
+            if run:
+                yield run
+            run, previous = [], object()
+            continue
+        if run and key != previous:
+            yield run
+            run = []
+        run.append(i)
+        previous = key
+    if run:
+        yield run
+
+
+def _kept_text(text: str, start: int, end: int, drops: list[tuple[int, int]]) -> str:
+    """``text[start:end]`` without the removed ranges inside it."""
+    parts, pos = [], start
+    for s, e in drops:
+        if e <= pos or s >= end:
+            continue
+        if s > pos:
+            parts.append(text[pos:s])
+        pos = max(pos, e)
+    if pos < end:
+        parts.append(text[pos:end])
+    return "".join(parts)
+
+
+
+
+def classify_records(records: Iterable[dict], model: LayerPredictor, batch_size: int = 512) -> Iterator[dict]:
+    """``yili classify``: each record back with ``label`` and ``scores`` (layer → probability).
+
+    Records are classified each on its own text (SCHEMA section 6 gives no document order).
+    A record without readable text (empty, or no Han characters) gets OTHER with a low score;
+    a record whose ``text`` is not a string gets an ``error`` field. Every other field is kept.
+    """
+    buffer: list[dict] = []
+    for record in records:
+        buffer.append(record)
+        if len(buffer) >= batch_size:
+            yield from _classify_batch(buffer, model)
+            buffer = []
+    if buffer:
+        yield from _classify_batch(buffer, model)
+
+
+def _classify_batch(records: list[dict], model: LayerPredictor) -> Iterator[dict]:
+    texts = []
+    for record in records:
+        text = record.get("text") if isinstance(record, dict) else None
+        texts.append(text if isinstance(text, str) else "")
+    proba = model.text_proba(texts)
+    for record, text, row in zip(records, texts, proba):
+        out = dict(record) if isinstance(record, dict) else {"record": record}
+        if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+            out["error"] = "record has no 'text' string"
+        scores = {label: round(float(p), 4) for label, p in zip(LAYERS, row)}
+        out["label"] = max(scores, key=scores.get) if readable(text) else "OTHER"
+        out["scores"] = scores
+        yield out
