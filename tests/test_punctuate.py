@@ -78,7 +78,8 @@ def shipped() -> Punctuator:
 def unseen_model() -> Punctuator:
     """A small model trained on 鄉飲酒禮 (chapter 04) only: it never saw 鄉射禮."""
     units = training_units(["04"])
-    return Punctuator(max_iterations=40).fit([u[2] for u in units], [u[1] for u in units])
+    # no break bias: its labels are crfsuite's own (see test_compiled_scorer_reproduces_crfsuite)
+    return Punctuator(max_iterations=40, break_bias=0.0).fit([u[2] for u in units], [u[1] for u in units])
 
 
 def _recall_precision(model: Punctuator, text: str) -> tuple[float, float, float, list[Break]]:
@@ -250,3 +251,42 @@ def test_key_table_finds_every_key_and_misses_the_rest():
     others = np.setdiff1d(rng.integers(0, 2**42, 5000), keys)
     assert (table.lookup(others) == len(keys)).all()
     assert len(table.lookup(np.zeros(0, dtype=np.int64))) == 0
+
+
+def test_break_bias_trades_precision_for_recall(unseen_model):
+    """A bias against "no break" finds more breaks in unseen text, and never loses one at the
+    very positions where the model was surest."""
+    units = training_units(["05"])[:60]
+    texts = [strip_marks(t).chars for _, _, t in units]
+    layers = [layer for _, layer, _ in units]
+    plain = unseen_model.predict_labels_many(texts, layers)
+    biased = Punctuator(**{**unseen_model.get_params(), "break_bias": 1.0})
+    biased.crf_, biased.lexicon_terms_ = unseen_model.crf_, unseen_model.lexicon_terms_
+    more = biased.predict_labels_many(texts, layers)
+    count = lambda rows: sum(label != "N" for row in rows for label in row)  # noqa: E731
+    assert count(more) > count(plain)
+    gold = [strip_marks(t).labels for _, _, t in units]
+    hits = lambda rows: sum(g != "N" and p != "N" for gr, pr in zip(gold, rows) for g, p in zip(gr[:-1], pr[:-1]))  # noqa: E731
+    assert hits(more) > hits(plain)
+
+
+def test_crf_with_lstm_round_trip_and_missing_lstm_file(passage, tmp_path):
+    """The CRF + BiLSTM model: saved without pickles, loaded alike; without its lstm.npz the error
+    names the file and the command that rebuilds that model."""
+    from pipeline.text.punctuate import LSTM_FILE, LSTM_REBUILD_COMMAND
+
+    units = training_units(["03"])
+    model = Punctuator(max_iterations=20, lstm_weight=2.0, lstm_epochs=1).fit(
+        [u[2] for u in units], [u[1] for u in units]
+    )
+    assert model.lstm_ is not None and model.training_["lstm"]["chars"] == model.training_["chars"]
+    folder = model.save(tmp_path / "punctuate-lstm")
+    loaded = Punctuator.load(folder)
+    assert loaded.get_params() == model.get_params()
+    assert loaded.predict_labels(passage, "JING") == model.predict_labels(passage, "JING")
+    copied = pickle.loads(pickle.dumps(loaded))
+    assert copied.breaks(passage, "JING") == model.breaks(passage, "JING")
+    (folder / LSTM_FILE).unlink()
+    with pytest.raises(ModelError) as err:
+        Punctuator.load(folder)
+    assert str(folder / LSTM_FILE) in str(err.value) and LSTM_REBUILD_COMMAND in str(err.value)
