@@ -131,3 +131,24 @@ def test_without_the_runtime_form_the_joblib_model_is_loaded(copy):
     (copy / RUNTIME_ARRAYS).unlink()
     model = load_model(copy)
     assert type(model).__name__ == "LayerClassifier"
+
+
+def test_a_runtime_form_made_from_another_joblib_model_is_not_used(copy, capsys):
+    """classifier.joblib replaced by hand (here: the same model with another temperature) while the
+    runtime form is the old one: the joblib model, the truth, is loaded, with a warning that says
+    how to rewrite the runtime form; rewriting it makes the runtime form current again."""
+    import joblib
+
+    from pipeline.layers.classifier import LayerClassifier
+    from pipeline.layers.predict import MODEL_FILE
+    from pipeline.layers.runtime import main as write_runtime
+
+    model = LayerClassifier.load(copy)
+    model.temperature_ *= 2
+    joblib.dump(model, copy / MODEL_FILE, compress=3)
+    loaded = load_model(copy)
+    assert type(loaded).__name__ == "LayerClassifier" and loaded.temperature_ == model.temperature_
+    assert "python -m pipeline.layers.runtime" in capsys.readouterr().err
+    assert write_runtime([str(copy)]) == 0
+    current = load_model(copy)
+    assert isinstance(current, RuntimeLayerModel) and np.isclose(current.temperature_, model.temperature_)

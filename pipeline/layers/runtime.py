@@ -148,6 +148,8 @@ def save_runtime(model: Any, folder: Path) -> None:
     arrays, meta = runtime_state(model)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    if (folder / MODEL_FILE).is_file():  # the joblib model this form was made from (see load_model)
+        meta["source_sha256"] = _sha256(folder / MODEL_FILE)
     np.savez_compressed(folder / RUNTIME_ARRAYS, **arrays)
     (folder / RUNTIME_META).write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
@@ -204,11 +206,33 @@ def _build(meta: dict, arrays: dict[str, np.ndarray]) -> RuntimeLayerModel:
     return model
 
 
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _stale(folder: Path) -> bool:
+    """The runtime form was made from another ``classifier.joblib`` than the one beside it (a model
+    copied in by hand): the joblib model is the truth, so it is loaded instead, with a warning."""
+    joblib_path = folder / MODEL_FILE
+    try:
+        made_from = json.loads((folder / RUNTIME_META).read_text(encoding="utf-8")).get("source_sha256")
+    except (OSError, ValueError, AttributeError):
+        return False  # load_runtime reports the broken file
+    if not made_from or not joblib_path.is_file() or _sha256(joblib_path) == made_from:
+        return False
+    print(f"warning: {folder / RUNTIME_META} was made from another {MODEL_FILE}; loading {joblib_path} "
+          f"(slower start-up). Rewrite the runtime form with `python -m pipeline.layers.runtime {folder}`.",
+          file=sys.stderr)
+    return True
+
+
 def load_model(folder: Optional[Path] = None) -> LayerPredictor:
     """The layer model ``yili process`` and ``yili classify`` use: the runtime form when ``folder``
     (default: :func:`default_model_dir`) has one, else the joblib model (which imports scikit-learn)."""
     folder = Path(folder) if folder is not None else default_model_dir()
-    if folder.is_dir() and (folder / RUNTIME_META).exists():
+    if folder.is_dir() and (folder / RUNTIME_META).exists() and not _stale(folder):
         return load_runtime(folder)
     from pipeline.layers.classifier import LayerClassifier
 
