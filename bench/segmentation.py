@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+# not bench/ itself: bench/stanza.py would hide the stanza package from the stanza tokenizer
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(REPO))
 
 from pipeline.text.segmentation_eval import evaluate_segmentation  # noqa: E402
