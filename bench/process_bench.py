@@ -249,7 +249,7 @@ def render(r: dict) -> str:
              f"Default pipeline (`configs/default.cfg`: {', '.join(f'{k} = {v}' for k, v in r.get('default_config', {}).items())}), inputs `{CORPUS.name}/` = {r['corpus_files']} files, "
              f"{w1['chars']:,} chars. Every run is the real command `yili process INPUT -o OUT -q --no-resume -j N` "
              "in a fresh process, so it includes the fixed start-up cost: "
-             f"**{r['startup_seconds']} s** (`yili process` on one empty file: imports of spaCy and scikit-learn, "
+             f"**{r['startup_seconds']} s** (`yili process` on one empty file: Python, the imports (spaCy, numpy, scipy.sparse) "
              "plus loading the models). *Steady* figures subtract it."
              + (f" Each worker count ran {r['repeat']} times; the table keeps the fastest run (all: "
                 + "; ".join(f"{w['jobs']} worker(s) {w['all_seconds']} s" for w in r["workers"] if w.get("all_seconds")) + ")."
