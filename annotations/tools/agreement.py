@@ -3,7 +3,9 @@
 Figures: tuple F1 on the evaluation key (actor, verb, negated) — compared as multisets per
 passage, after the same light normalisation on both sides — also on that key plus the clause,
 and span F1 per label on exact (start, end, label). The disagreements are listed so that each
-can be resolved in the gold. Writes annotations/actions/AGREEMENT.md unless --no-write.
+can be resolved in the gold. Writes annotations/actions/AGREEMENT.md unless --no-write;
+--out writes another file instead (e.g. AGREEMENT-B1.md for the independent annotation B1),
+keeping what stands above its `<!-- figures -->` marker.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ def prf(tp: int, n_a: int, n_b: int) -> tuple[float, float, float]:
     return p, r, f
 
 
-def compare(a: list[dict], b: list[dict]) -> dict:
+def compare(a: list[dict], b: list[dict], name: str = "A2") -> dict:
     """Counts for B measured against A (A is the reference)."""
     stats: dict[str, list[int]] = {}
     diffs: list[str] = []
@@ -74,14 +76,14 @@ def compare(a: list[dict], b: list[dict]) -> dict:
         for key, n in (ka - kb).items():
             diffs.append(f"{ra['meta']['doc']}: A1 only {key} ×{n}")
         for key, n in (kb - ka).items():
-            diffs.append(f"{ra['meta']['doc']}: A2 only {key} ×{n}")
+            diffs.append(f"{ra['meta']['doc']}: {name} only {key} ×{n}")
         for key, n in (fa - fb).items():
             if tuple_key(dict(zip(full, key)) | {"negated": key[6] == "True"}) in kb:
                 diffs.append(f"{ra['meta']['doc']}: roles differ, A1 {dict(zip(full, key))}")
         for (s, e, label), n in (sa_all - sb_all).items():
             diffs.append(f"{ra['meta']['doc']}: span A1 only {label} {text[s:e]!r}@{s}")
         for (s, e, label), n in (sb_all - sa_all).items():
-            diffs.append(f"{ra['meta']['doc']}: span A2 only {label} {text[s:e]!r}@{s}")
+            diffs.append(f"{ra['meta']['doc']}: span {name} only {label} {text[s:e]!r}@{s}")
     return {"stats": stats, "diffs": diffs, "n": len(b)}
 
 
@@ -93,8 +95,8 @@ def load_reference() -> list[dict]:
     return recs
 
 
-def report(result: dict, split_counts: dict[str, int]) -> str:
-    lines = ["| measure | A1 items | A2 items | agreed | precision | recall | F1 |",
+def report(result: dict, split_counts: dict[str, int], name: str = "A2") -> str:
+    lines = [f"| measure | A1 items | {name} items | agreed | precision | recall | F1 |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for name, (tp, na, nb) in result["stats"].items():
         p, r, f = prf(tp, na, nb)
@@ -106,30 +108,42 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a2", type=Path, default=ROOT / "agreement" / "A2.jsonl")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--out", type=Path, default=ROOT / "AGREEMENT.md",
+                        help="markdown file whose figures section is rewritten (default AGREEMENT.md)")
     args = parser.parse_args(argv)
     b = list(srsly.read_jsonl(args.a2))
     a = load_reference()
     splits = Counter("test" if r["meta"]["chapter"] in {"12", "13", "14", "17"} else "dev" for r in b)
-    result = compare(a, b)
-    table = report(result, dict(splits))
+    name = args.a2.stem
+    result = compare(a, b, name)
+    table = report(result, dict(splits), name)
     print(f"{result['n']} passages ({dict(splits)})")
     print(table)
     print("\n".join(result["diffs"]) or "no disagreements")
     if not args.no_write:
-        write_markdown(result, table, dict(splits))
+        write_markdown(result, table, dict(splits), args.out, name, args.a2)
     return 0
 
 
-def write_markdown(result: dict, table: str, splits: dict[str, int]) -> None:
-    path = ROOT / "AGREEMENT.md"
+def write_markdown(result: dict, table: str, splits: dict[str, int],
+                   path: Path = ROOT / "AGREEMENT.md", name: str = "A2",
+                   a2: Path = ROOT / "agreement" / "A2.jsonl") -> None:
     marker = "<!-- figures -->"
     head = path.read_text(encoding="utf-8").split(marker)[0] if path.exists() else ""
     body = [marker, "", f"{result['n']} passages: {splits.get('test', 0)} test, {splits.get('dev', 0)} dev.",
-            "Reference A1 (the gold as it stands now), compared A2. Command: "
-            "`.venv/bin/python annotations/tools/agreement.py`.", "", table, "",
-            "Disagreements still present between A2 and the gold:", ""]
+            f"Reference A1 (the gold as it stands now), compared {name}. Command: "
+            "`.venv/bin/python annotations/tools/agreement.py`"
+            + ("" if name == "A2" else f" --a2 {_rel(a2)} --out {_rel(path)}") + ".", "", table, "",
+            f"Disagreements still present between {name} and the gold:", ""]
     body += [f"- {d}" for d in result["diffs"]] or ["- none"]
     path.write_text(head + "\n".join(body) + "\n", encoding="utf-8")
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(ROOT.parents[1]))
+    except ValueError:
+        return str(path)
 
 
 if __name__ == "__main__":
