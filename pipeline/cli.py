@@ -297,11 +297,13 @@ def evaluate_segmentation_command(
 def evaluate_actions_command(
     out: Path = typer.Option(RESULTS / "actions.json", "--out", help="JSON figures (a .md summary is written beside)."),
     split: List[str] = typer.Option(["dev", "test"], "--split", help="Gold splits to score (annotations/actions/SPLIT)."),
+    config: Optional[Path] = typer.Option(None, "-c", "--config", help="A .cfg whose sections override configs/default.cfg (score another tokenizer, the span model …)."),
 ) -> None:
     """Tuple P/R/F1, role accuracy and span P/R/F1 per chapter, dev and held-out test kept apart."""
     from pipeline.actions.report import evaluate_actions
+    from pipeline.config import load_config
 
-    evaluate_actions(out, splits=split)
+    evaluate_actions(out, splits=split, config=load_config(config) if config else None, config_path=config)
     Console().print(out.with_suffix(".md").read_text(encoding="utf-8"))
 
 

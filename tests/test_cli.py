@@ -97,3 +97,21 @@ def test_unreachable_dask_scheduler_is_named_as_such_not_as_an_output_problem(tm
     message = " ".join(result.output.split())
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in message
     assert "cannot write" not in message and not out.exists()
+
+
+def test_evaluate_actions_scores_the_configuration_it_is_given(tmp_path):
+    """-c scores another configuration: with every lexicon verb kept as a VERB span (verb_spans =
+    "lexicon"), dev VERB span precision falls below the default's, and the command is recorded."""
+    cfg = tmp_path / "lexicon_verbs.cfg"
+    cfg.write_text('[actions]\nverb_spans = "lexicon"\n', encoding="utf-8")
+    figures = {}
+    for name, extra in (("default", []), ("lexicon", ["-c", str(cfg)])):
+        out = tmp_path / f"{name}.json"
+        result = runner.invoke(app, ["evaluate", "actions", "--split", "dev", "--out", str(out), *extra])
+        assert result.exit_code == 0, result.output
+        figures[name] = json.loads(out.read_text(encoding="utf-8"))
+    verb = {k: f["splits"]["dev"]["punctuated"]["all"]["spans"]["VERB"] for k, f in figures.items()}
+    assert verb["lexicon"]["precision"] < verb["default"]["precision"] - 0.03
+    assert verb["lexicon"]["recall"] >= verb["default"]["recall"]
+    assert figures["lexicon"]["command"] == f"yili evaluate actions -c {cfg}"
+    assert figures["default"]["command"] == "yili evaluate actions"

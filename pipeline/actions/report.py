@@ -140,7 +140,7 @@ def score_records(records: Sequence[dict], processor: Any, variants: Iterable[st
 
 
 def evaluate_actions(out_file: Optional[Path] = None, splits: Sequence[str] = ("dev", "test"),
-                     config: Optional[dict] = None) -> dict[str, Any]:
+                     config: Optional[dict] = None, config_path: Optional[Path] = None) -> dict[str, Any]:
     """Score every split; write JSON to ``out_file`` and a Markdown summary beside it."""
     from pipeline.process import DocumentProcessor
 
@@ -149,7 +149,7 @@ def evaluate_actions(out_file: Optional[Path] = None, splits: Sequence[str] = ("
     processor = DocumentProcessor(config)
     figures: dict[str, Any] = {
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "command": "yili evaluate actions",
+        "command": "yili evaluate actions" + (f" -c {config_path}" if config_path else ""),
         "note": "dev chapters were used to develop the rules; test chapters (12 13 14 17) were never looked at "
                 "while developing. Tuple key (actor, verb, negated); roles on matched tuples; spans exact.",
         "splits": {},
