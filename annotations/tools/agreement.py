@@ -132,8 +132,8 @@ def write_markdown(result: dict, table: str, splits: dict[str, int],
     head = path.read_text(encoding="utf-8").split(marker)[0] if path.exists() else ""
     body = [marker, "", f"{result['n']} passages: {splits.get('test', 0)} test, {splits.get('dev', 0)} dev.",
             f"Reference A1 (the gold as it stands now), compared {name}. Command: "
-            "`.venv/bin/python annotations/tools/agreement.py`"
-            + ("" if name == "A2" else f" --a2 {_rel(a2)} --out {_rel(path)}") + ".", "", table, "",
+            "`.venv/bin/python annotations/tools/agreement.py"
+            + ("" if name == "A2" else f" --a2 {_rel(a2)} --out {_rel(path)}") + "`.", "", table, "",
             f"Disagreements still present between {name} and the gold:", ""]
     body += [f"- {d}" for d in result["diffs"]] or ["- none"]
     path.write_text(head + "\n".join(body) + "\n", encoding="utf-8")
