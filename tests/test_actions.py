@@ -945,3 +945,36 @@ def test_er_hou_then_the_other_shoots(extractor):
     check(r.get("射", 1), actor="下射", actor_inferred=False)
     r = xh(extractor, "05", 422)  # 與升射者相左，交于階前，相揖。… (升射者 is a name)
     assert not r.all("升")
+
+
+# ---------------------------------------------------------------------------------------------
+# unpunctuated dev passages as the 斷句 cut them (issue 5): "|" a clause break, "。" a sentence end
+# ---------------------------------------------------------------------------------------------
+def run_cut(extractor, chapter: str, number: int, cut: str) -> Run:
+    """Dev passage ``number`` of ``chapter`` without its marks, cut into clauses and sentences as
+    ``cut`` shows (the breaks the 斷句 model gave it)."""
+    from pipeline.text.punctuate import is_text_char
+
+    bare = "".join(ch for ch in jing(chapter)[number] if is_text_char(ch))
+    assert cut.replace("|", "").replace("。", "") == bare, "the cut is not the passage"
+    passage = Passage.from_raw(bare)
+    clauses, sentences, pos, c0, s0 = [], [], 0, 0, 0
+    for ch in cut:
+        if ch in "|。":
+            clauses.append((c0, pos))
+            c0 = pos
+            if ch == "。":
+                sentences.append((s0, pos))
+                s0 = pos
+        else:
+            pos += 1
+    passage.clauses, passage.sentences = clauses, sentences
+    return Run(bare, extractor.extract([passage]))
+
+
+def test_cut_speech_after_yue_runs_to_the_sentence_end(extractor):
+    # 07 p412: the 斷句 cut after 曰, so the speech is the next clause(s) up to the sentence end
+    r = run_cut(extractor, "07", 412, "司射去扑|倚于階西|適阼階下|北面告于公|曰|三耦卒射。反|搢扑|反位。")
+    assert not r.all("卒"), "卒射 is said, not done"
+    check(r.get("反"), actor="司射")
+    check(r.get("搢"), actor="司射")

@@ -288,7 +288,9 @@ class _Run:
                     self.resolve(view, piece, sentence)
                 say = _say_position(tokens, self.voc)
                 if say is not None and not _quote_follows(text, say + 1):
-                    if punctuated:
+                    if punctuated or _ends_clause(text, say, ce):
+                        # unpunctuated 告于賓曰|三耦卒射。反: the 斷句 cut after 曰, the speech is
+                        # the rest of the sentence
                         sent = sentences[sent_index] if sent_index < len(sentences) else (cs, ce)
                         said_until = max(said_until, sent[1])
                     said_until = max(said_until, ce)
@@ -584,6 +586,11 @@ def _quote_follows(text: str, i: int) -> bool:
     while i < len(text) and text[i] in " \u3000：:︰，,":
         i += 1
     return i < len(text) and text[i] in SPEECH_OPEN
+
+
+def _ends_clause(text: str, say: int, end: int) -> bool:
+    """Is the 曰 at ``say`` the last character of its clause (only marks after it)?"""
+    return not text[say + 1:end].strip(_TRIM)
 
 
 def _say_position(tokens, voc: Vocabulary) -> Optional[int]:
