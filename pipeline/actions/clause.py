@@ -21,8 +21,8 @@ from typing import Optional
 
 from pipeline.actions.tokens import Token
 from pipeline.actions.vocabulary import (
-    ACTOR, ADV, AND, CHAR, COUNT, DANG, DIR, FACING_KIND, LIKE, LOCATION, NEG, NUM, OBJECT,
-    ORDER, OTHERV, PREFIX, PREP, PUNCT, PURPOSE, RESP, SAY, VERB, WITH, ZHI, Vocabulary,
+    ACTOR, ADV, AND, CHAR, COUNT, DANG, DIR, FACING_KIND, LIKE, LOCATION, MOTION_VERBS, NEG, NUM, OBJECT,
+    ORDER, OTHERV, PREFIX, PREP, PUNCT, PURPOSE, RESP, SAY, TARGET_VERBS, VERB, WITH, ZHI, Vocabulary,
 )
 
 Span = tuple[int, int]
@@ -739,12 +739,14 @@ class _Walk:
 _HANDS = set("左 右".split())
 _HANDED = set("執 取 祭 加 受 授 奠".split())
 _SIDES = set("左 右 东 西 南 北 東".split())
-#: 升 takes the one brought up (擯者以命升賓, 乃升長賓)
-_TARGET_LEMMAS = set("揖 拜 讓 獻 酬 酢 迎 送 從 請 命 告 授 受 俟 辭 升".split())
+#: the vocabulary's target verbs, where a later participant of the clause can still be the target;
+#: 升 takes the one brought up (擯者以命升賓, 乃升長賓), 對 (the reply) does not
+_TARGET_LEMMAS = (TARGET_VERBS - {"對"}) | {"升"}
 #: 于 + participant is the one the act is directed at (酢于長賓, 告于主人, 受爵于主人)
 _YU_TARGET = set("酢 受 授 告 獻 請 酬 拜 辭 命 揖".split())
 #: for these a following 之 is the thing (執之, 奠之), not a person
 _THING_FIRST = set("受 授".split())
-_MOTION_TO_PLACE = set("適 就 即 反 復 入 出 升 降 立 進 退 俟".split())
+#: motion verbs whose act goes to a place (坐, 從, 迎 take a bare place as where they happen, not where to)
+_MOTION_TO_PLACE = MOTION_VERBS - {"坐", "從", "迎"}
 #: a closed-list character that is also a place (洗, the basin) is that place after these: 適洗
 _GO_TO = set("適 就 即 反 復".split())
