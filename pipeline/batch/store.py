@@ -13,8 +13,9 @@ import hashlib
 import json
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Iterator, Optional, TextIO
 
 from pipeline import __version__
 
@@ -39,16 +40,16 @@ def dumps(record: dict[str, Any]) -> str:
     return line
 
 
-def atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
-    """Write through a temporary file renamed into place: readers see the old file or the whole
-    new one, also after ``kill -9``. ``durable`` also survives a power cut (fsync); the per-document
-    results skip it (an fsync per document costs more than small documents do, and a result file
-    damaged by a crash reads as missing, so that document is recomputed)."""
+@contextmanager
+def _atomic_file(path: Path, durable: bool = True) -> Iterator[TextIO]:
+    """A text file handle whose content replaces ``path`` only when the block ends without error:
+    written to a temporary file beside it and renamed into place (readers see the old file or the
+    whole new one, also after ``kill -9``); ``durable`` also fsyncs (survives a power cut)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            yield fh
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())
@@ -59,6 +60,14 @@ def atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
+    """Write ``text`` atomically. The per-document results skip ``durable`` (an fsync per document
+    costs more than small documents do, and a result file damaged by a crash reads as missing, so
+    that document is recomputed)."""
+    with _atomic_file(path, durable) as fh:
+        fh.write(text)
 
 
 class ResultStore:
@@ -92,23 +101,10 @@ class ResultStore:
 
 def write_jsonl_atomic(path: Path, lines: Iterable[str]) -> int:
     """Write ``lines`` (JSON strings) to ``path`` through a temporary file renamed into place."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     n = 0
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for line in lines:
-                fh.write(line)
-                fh.write("\n")
-                n += 1
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    with _atomic_file(Path(path)) as fh:
+        for line in lines:
+            fh.write(line)
+            fh.write("\n")
+            n += 1
     return n
