@@ -140,3 +140,19 @@ def test_workers_get_the_largest_documents_first_within_a_bounded_look_ahead():
     # a character budget closes a window too; an error item (no text) counts as empty
     items = [(0, InputItem("a", {"text": "禮" * 10})), (1, InputItem("b", {}, "b: no such file")), (2, InputItem("c", {"text": "禮" * 30}))]
     assert [i for i, _ in largest_first(items, max_chars=10)] == [0, 2, 1]
+
+
+def test_output_and_results_are_shareable_files_not_private_temp_files(tmp_path):
+    """Atomic writes go through mkstemp (mode 0600); what lands has an ordinary file's mode."""
+    import stat
+
+    records = make_records(tmp_path, 3)
+    out = tmp_path / "out.jsonl"
+    old = os.umask(0o022)
+    try:
+        BatchRunner(load_config(), jobs=1).run([str(records)], out)
+    finally:
+        os.umask(old)
+    modes = {stat.S_IMODE(p.stat().st_mode) for p in [out, *(tmp_path / "out.jsonl.d").iterdir()]}
+    assert modes == {0o644}
+    assert not [p for p in tmp_path.rglob(".*.tmp")]  # no temporary file left behind

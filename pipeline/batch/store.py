@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional, TextIO
+from typing import Any, Iterable, Optional
 
 from pipeline import __version__
+from pipeline.atomic import atomic_file
 
 
 def config_fingerprint(config: dict[str, Any]) -> str:
@@ -40,33 +38,11 @@ def dumps(record: dict[str, Any]) -> str:
     return line
 
 
-@contextmanager
-def _atomic_file(path: Path, durable: bool = True) -> Iterator[TextIO]:
-    """A text file handle whose content replaces ``path`` only when the block ends without error:
-    written to a temporary file beside it and renamed into place (readers see the old file or the
-    whole new one, also after ``kill -9``); ``durable`` also fsyncs (survives a power cut)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            yield fh
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 def atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
-    """Write ``text`` atomically. The per-document results skip ``durable`` (an fsync per document
+    """Write ``text`` atomically (:mod:`pipeline.atomic`). The per-document results skip ``durable`` (an fsync per document
     costs more than small documents do, and a result file damaged by a crash reads as missing, so
     that document is recomputed)."""
-    with _atomic_file(path, durable) as fh:
+    with atomic_file(path, durable) as fh:
         fh.write(text)
 
 
@@ -102,7 +78,7 @@ class ResultStore:
 def write_jsonl_atomic(path: Path, lines: Iterable[str]) -> int:
     """Write ``lines`` (JSON strings) to ``path`` through a temporary file renamed into place."""
     n = 0
-    with _atomic_file(Path(path)) as fh:
+    with atomic_file(Path(path)) as fh:
         for line in lines:
             fh.write(line)
             fh.write("\n")

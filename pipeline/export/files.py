@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
+from pipeline.atomic import atomic_path
 from pipeline.export.tables import SCHEMA, TABLES, Tables, coerce
 
 FILE_FORMATS: tuple[str, ...] = ("jsonl", "csv", "parquet")
@@ -26,19 +25,9 @@ def table_path(folder: Path, table: str, fmt: str) -> Path:
 
 
 def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Write to a temporary file beside ``path`` and rename it: a crash never leaves half a table."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    os.close(fd)
-    try:
-        write(Path(tmp))
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes files private; a dataset is for sharing
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """``write(tmp)`` to a temporary file renamed onto ``path``: a crash never leaves half a table."""
+    with atomic_path(path) as tmp:
+        write(tmp)
 
 
 # -- reading (also used by merging) -------------------------------------------------------------
