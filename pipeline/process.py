@@ -257,11 +257,11 @@ class DocumentProcessor:
         self.timings["actions"] += clock() - t4
 
         if passages:
-            from pipeline.actions.spans import refine_passages, verbs_of_acts
+            from pipeline.actions.spans import refine_passages
 
-            spans = refine_passages(text, spans, passages, [seg.layer in tag_layers for seg, _ in views if seg.layer in action_layers], actions)
-            if self.config.get("actions", {}).get("verb_spans", "acts") == "acts":
-                spans = verbs_of_acts(spans, actions, [(seg.start, seg.end) for seg, _ in views if seg.layer in action_layers])
+            tagged = [seg.layer in tag_layers for seg, _ in views if seg.layer in action_layers]
+            acted_only = self.config.get("actions", {}).get("verb_spans", "acts") == "acts"
+            spans = refine_passages(text, spans, passages, tagged, actions, acted_verbs_only=acted_only)
 
         out["segments"] = [s.to_dict() for s in segments]
         out["sentences"] = sentences

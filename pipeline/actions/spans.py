@@ -327,24 +327,6 @@ def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] 
     return sorted(out)
 
 
-def verbs_of_acts(spans: list[dict[str, Any]], actions: Iterable[Any], ranges: list[tuple[int, int]]) -> list[dict[str, Any]]:
-    """Inside the segments that yield tuples, a VERB span is kept only where a tuple's verb is.
-
-    The lexicon marks every closed-list verb character; SCHEMA's VERB is the act performed, one
-    span per tuple: 司射's 射, the 洗 of 辭洗 (辭 is the act), a verb only commanded (命佐食祭) or
-    compared (如初) are not VERBs. The extractor has decided which characters are acts.
-    """
-    acts = {a.verb_at for a in actions if a.verb_at is not None}
-    starts = sorted(ranges)
-
-    def in_action_layer(s: int, e: int) -> bool:
-        i = bisect.bisect_right(starts, (s, float("inf"))) - 1
-        return i >= 0 and starts[i][0] <= s and e <= starts[i][1]
-
-    return [sp for sp in spans if sp["label"] != "VERB" or (sp["start"], sp["end"]) in acts
-            or not in_action_layer(sp["start"], sp["end"])]
-
-
 def _acts_in_view(view: Any, verbs_at: list[tuple[int, int]], lo: int, hi: int) -> list[tuple[int, int]]:
     """The one-character verbs of ``verbs_at`` (sorted raw offsets) inside ``[lo, hi)``, in view offsets."""
     out: list[tuple[int, int]] = []
@@ -359,9 +341,16 @@ def _acts_in_view(view: Any, verbs_at: list[tuple[int, int]], lo: int, hi: int) 
 
 
 def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[Any], tagged: Sequence[bool],
-                    actions: Iterable[Any] = ()) -> list[dict[str, Any]]:
-    """``spans`` (raw offsets) with those of every tagged passage replaced by its refined spans."""
+                    actions: Iterable[Any] = (), acted_verbs_only: bool = True) -> list[dict[str, Any]]:
+    """``spans`` (raw offsets) with those of every tagged passage replaced by its refined spans.
+
+    With ``acted_verbs_only`` a VERB span of a passage is kept only where a tuple's verb is. The
+    lexicon marks every closed-list verb character; SCHEMA's VERB is the act performed, one span per
+    tuple: 司射's 射, the 洗 of 辭洗 (辭 is the act), a verb only commanded (命佐食祭) or compared (如初)
+    are not VERBs. The extractor has decided which characters are acts.
+    """
     verbs_at = sorted({a.verb_at for a in actions if a.verb_at is not None})
+    acted = set(verbs_at)
     ranges: list[tuple[int, int]] = []
     fresh: list[dict[str, Any]] = []
     for passage, is_tagged in zip(passages, tagged):
@@ -373,6 +362,8 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
         acts = _acts_in_view(view, verbs_at, lo, hi)
         for s, e, label in refine(view.text, passage.spans, passage.clauses, acts):
             rs, re_ = view.to_raw(s, e)
+            if label == "VERB" and acted_verbs_only and (rs, re_) not in acted:
+                continue
             fresh.append({"start": rs, "end": re_, "label": label, "text": raw[rs:re_]})
     if not ranges:
         return spans
