@@ -188,8 +188,7 @@ class LayerClassifier(LayerPredictor, BaseEstimator, ClassifierMixin):
         few texts at a time, where that overhead was most of the cost."""
         svm = self.model_.named_steps["svm"]
         X = _apply_transform(self.model_.named_steps["features"], texts)
-        raw = np.asarray(X @ svm.coef_.T) + svm.intercept_
-        return _align(svm, raw.ravel() if raw.shape[1] == 1 else raw)
+        return _align(svm, np.asarray(X @ svm.coef_.T) + svm.intercept_)
 
     # -- persistence --------------------------------------------------------------------------
     def save(self, folder: Path) -> None:

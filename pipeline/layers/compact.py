@@ -39,6 +39,7 @@ class CompactCharTfidf(CharTfidf, BaseEstimator, TransformerMixin):
     def fit(self, texts: Iterable[str], y=None) -> "CompactCharTfidf":
         return self  # already fitted: made from a fitted vectorizer
 
+
 def compact_pipeline(model) -> bool:
     """Swap every fitted char ``TfidfVectorizer`` inside ``model`` (Pipelines and FeatureUnions,
     nested) for a :class:`CompactCharTfidf`, in place; True if one was swapped."""

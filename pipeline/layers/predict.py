@@ -221,6 +221,8 @@ def _align(svm: Any, raw: np.ndarray) -> np.ndarray:
     """Decision values in LAYERS order (-1e9 for a layer the training data never had); ``svm``:
     the fitted SVM, or the classes it learned."""
     learned = [str(c) for c in getattr(svm, "classes_", svm)]
+    if raw.ndim == 2 and raw.shape[1] == 1:  # X @ coef.T of a two-class SVM
+        raw = raw[:, 0]
     if raw.ndim == 1:  # two classes only
         raw = np.stack([-raw, raw], axis=1)
     out = np.full((raw.shape[0], len(LAYERS)), -1e9)

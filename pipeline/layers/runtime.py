@@ -76,11 +76,9 @@ class RuntimeLayerModel(LayerPredictor):
         """What ``_apply_transform`` and the SVM compute on the sklearn model: the FeatureUnion's
         weighted n-gram TF-IDF and scaled cues side by side, times the SVM's weights."""
         ngrams = self.tfidf.transform([ngram_text(t) for t in texts]) * self.weights["ngrams"]
-        cues = np.array([scholar_features(t) for t in texts], dtype=np.float64)
-        cues = np.asarray(cues, dtype=np.float64) / self.scale_ * self.weights["scholar"]
+        cues = np.array([scholar_features(t) for t in texts], dtype=np.float64) / self.scale_ * self.weights["scholar"]
         X = sp.hstack([ngrams, sp.csr_matrix(cues)], format="csr")
-        raw = np.asarray(X @ self.coef_.T) + self.intercept_
-        return _align(self.svm_classes, raw.ravel() if raw.shape[1] == 1 else raw)
+        return _align(self.svm_classes, np.asarray(X @ self.coef_.T) + self.intercept_)
 
 
 # -- writing ---------------------------------------------------------------------------------------
