@@ -48,9 +48,9 @@ Who acts (``actor``, ``actor_inferred``)
   is that verb's object (賓厭眾賓升 → 升 is the 賓's). A participant after a side word followed by
   a predicate is a place (主人介右北面拜送爵: 介右), except the hands (尸左執角: 左執).
 * A clause whose subject only assists (宗人贊祭, 庶子贊授肺) does not take over the carried
-  actor: the principal's sequence goes on after it The same for a subject that only treats the carried actor
-  (擯者延之曰：「升。」升成拜, 王勞之。再拜稽首 → the one bidden or greeted acts). 及X opening a clause (主人降，及賓盥) names the
-  partner; the subject carries on. A thing as topic of 從 入 出 設 加 (肝從, 俎入設, 薦俎設于其位)
+  actor: the principal's sequence goes on after it. The same for a subject that only treats the
+  carried actor (擯者延之曰：「升。」升成拜, 王勞之。再拜稽首 → the one bidden or greeted acts). 及X
+  opening a clause (主人降，及賓盥) names the partner; the subject carries on. A thing as topic of 從 入 出 設 加 (肝從, 俎入設, 薦俎設于其位)
   has no agent (None), and for 設 / 加 it is the object.
 * 皆 after a written subject keeps that subject as written (眾賓皆入 → 眾賓); 皆 never splits a
   plural actor. A plural written as X及Y / X、Y / X與Y (with a verb that is not 揖 讓 拜) is one actor.
