@@ -291,3 +291,29 @@ def test_crf_with_lstm_round_trip_and_missing_lstm_file(passage, tmp_path):
     with pytest.raises(ModelError) as err:
         Punctuator.load(folder)
     assert str(folder / LSTM_FILE) in str(err.value) and LSTM_REBUILD_COMMAND in str(err.value)
+
+
+def test_lstm_model_without_torch_says_torch_is_needed(monkeypatch):
+    """The shipped CRF + BiLSTM model on a machine without torch: the error says to install torch
+    (not to rebuild a model that is fine), and names the folder."""
+    import sys
+
+    from pipeline.config import models_dir
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` now fails as if not installed
+    with pytest.raises(ModelError) as err:
+        Punctuator.load("models/punctuate-lstm")
+    message = str(err.value)
+    assert "torch" in message and "pip install torch" in message and "rebuild" not in message
+    assert str(models_dir() / "punctuate-lstm") in message
+
+
+def test_relative_model_paths_read_from_the_working_directory_then_the_checkout(tmp_path, monkeypatch):
+    """One rule for every model path of a config: ./x when it exists, else the checkout's x."""
+    from pipeline.config import ROOT, model_path
+
+    monkeypatch.chdir(tmp_path)
+    assert model_path("models/punctuate") == ROOT / "models" / "punctuate"
+    (tmp_path / "models" / "punctuate").mkdir(parents=True)
+    assert model_path("models/punctuate") == tmp_path / "models" / "punctuate"
+    assert model_path(tmp_path / "elsewhere") == tmp_path / "elsewhere"

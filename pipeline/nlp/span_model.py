@@ -60,13 +60,14 @@ class SpanModelError(RuntimeError):
 
 def resolve_model_dir(value: Optional[str | Path]) -> Optional[Path]:
     """``[nlp] span_model`` as a folder: None/""/false → no model; ``true``/"default" → models/spans;
-    a relative path is taken from the checkout root (where ``models/`` is)."""
+    a relative path as :func:`pipeline.config.model_path` reads it (working directory, else checkout)."""
     if value is None or value is False or (isinstance(value, str) and value.strip().lower() in ("", "null", "none", "false")):
         return None
     if value is True or (isinstance(value, str) and value.strip().lower() in ("true", "default")):
         return DEFAULT_MODEL_DIR
-    path = Path(str(value)).expanduser()
-    return path if path.is_absolute() else REPO / path
+    from pipeline.config import model_path
+
+    return model_path(value)
 
 
 # -- features ---------------------------------------------------------------------------------------

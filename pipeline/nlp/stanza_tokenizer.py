@@ -39,7 +39,9 @@ def default_model_dir() -> Path:
 
 def model_folder(model_dir: Optional[str]) -> Path:
     """The folder the backend reads: ``model_dir``, or the shipped ``models/stanza-lzh`` when unset."""
-    return Path(model_dir).expanduser() if model_dir else default_model_dir()
+    from pipeline.config import model_path
+
+    return model_path(model_dir) if model_dir else default_model_dir()
 
 
 def find_model(model_dir: Optional[str]) -> Path:
@@ -55,7 +57,7 @@ def find_model(model_dir: Optional[str]) -> Path:
                 f"and yili[stanza], and ../shared/ud-kyoto), or {HOW}"
             )
         return models[0]
-    folder = Path(model_dir).expanduser()
+    folder = model_folder(model_dir)
     if not folder.is_dir():
         raise BackendUnavailable(f"the 'stanza' tokenizer model folder does not exist: {folder}; {HOW}")
     models = sorted(folder.rglob("*tokeni*.pt")) or sorted(folder.rglob("*.pt"))

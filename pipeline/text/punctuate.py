@@ -761,10 +761,9 @@ class Punctuator:
         """
         import numpy as np
 
-        folder = Path(folder) if folder is not None else default_model_dir()
-        if not folder.is_absolute() and not folder.exists():  # "models/punctuate-lstm" of a config
-            in_checkout = default_model_dir().parent.parent / folder
-            folder = in_checkout if in_checkout.exists() else folder
+        from pipeline.config import model_path
+
+        folder = model_path(folder) if folder is not None else default_model_dir()
         model_path, settings_path = folder / MODEL_FILE, folder / SETTINGS_FILE
         for path in (model_path, settings_path):
             if not path.is_file():
@@ -794,6 +793,13 @@ class Punctuator:
             if sorted(model.crf_.labels) != sorted(LABELS):
                 raise ValueError(f"labels {model.crf_.labels}, expected {list(LABELS)}")
             model._marks = None
+        except ModuleNotFoundError as exc:
+            if exc.name != "torch":
+                raise
+            raise ModelError(
+                f"斷句 model in {folder} has a BiLSTM, which needs torch (not installed): "
+                "`pip install torch==2.13.0` (CPU), or leave `[sentences] model` unset for the CRF model"
+            ) from exc
         except Exception as exc:  # truncated, corrupt or foreign files
             raise ModelError(
                 f"斷句 model in {folder} cannot be read ({type(exc).__name__}: {exc}); rebuild it with `{command}`"
