@@ -978,3 +978,17 @@ def test_cut_speech_after_yue_runs_to_the_sentence_end(extractor):
     assert not r.all("卒"), "卒射 is said, not done"
     check(r.get("反"), actor="司射")
     check(r.get("搢"), actor="司射")
+
+
+def test_participants_of_rites_the_corpus_lacks_are_actors(extractor):
+    """士昏禮 and 士冠禮 (not in ../shared/corpus): the bride, her parents-in-law and the capped
+    son's mother act under their own names, not as the last participant named."""
+    run = run_on(extractor, "舅坐撫之，興，答拜。婦還，又拜。", "舅坐撫之，興，答拜。婦還，又拜。")
+    check(run.get("拜", 0), actor="舅", response=True)
+    check(run.get("拜", 1), actor="婦")  # 又拜 has no subject of its own: carried from 婦還
+    run = run_on(extractor, "壻御婦車，授綏，姆辭不受。", "壻御婦車，授綏，姆辭不受。")
+    check(run.get("授"), actor="壻")
+    check(run.get("受"), actor="姆", negated=True)
+    run = run_on(extractor, "北面見于母。母拜受，子拜送，母又拜。", "北面見于母。母拜受，子拜送，母又拜。")
+    check(run.get("拜", 0), actor="母", purpose="受")
+    check(run.get("拜", 2), actor="母", actor_inferred=False)
