@@ -88,6 +88,9 @@ class Action:
     #: raw offsets of the verb itself (not written out: SCHEMA's tuple has the clause's offsets);
     #: used to keep the VERB spans of the acts performed, as the gold marks them
     verb_at: Optional[tuple[int, int]] = field(default=None, compare=False, repr=False)
+    #: raw offsets of the thing handled (``object``), likewise not written out: an unknown thing the
+    #: extractor found after a verb of handling (受爵弁) gets its OBJECT span from it
+    object_at: Optional[tuple[int, int]] = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -111,7 +114,7 @@ class Action:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Action":
-        known = {f for f in cls.__dataclass_fields__ if f not in ("extra", "verb_at")}
+        known = {f for f in cls.__dataclass_fields__ if f not in ("extra", "verb_at", "object_at")}
         kwargs = {k: v for k, v in data.items() if k in known}
         extra = {k: v for k, v in data.items() if k not in known}
         return cls(**kwargs, extra=extra)

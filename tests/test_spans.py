@@ -105,3 +105,15 @@ def test_a_place_and_a_thing_joined_by_zhi(processor):
     """15 p354 酌于西方之尊 (after 于: the place), 10 p1 迎于帷門之外."""
     assert spans(processor, "主人洗觶，酌于西方之尊，西階前北面酬賓。", "LOCATION") == ["西方之尊", "西階前"]
     assert spans(processor, "侯氏亦皮弁迎于帷門之外，再拜。", "LOCATION") == ["帷門之外"]
+
+
+def test_a_thing_the_lexicon_lacks_after_a_verb_of_handling(processor):
+    """07 p384 右執簫 (the bow's tip), 10 p102 加書于服上, 04 p99 執本: unknown words right after
+    取 / 執 / 加 … and closed by the clause end or 于 are the thing handled, a span and the tuple's
+    object; a list keeps a span per thing (05 p636 設薦、俎), 授人 hands to someone."""
+    out = processor.process({"text": "左執弣，右執簫，南揚弓。", "meta": {"layer": "JING"}})
+    assert [s["text"] for s in out["spans"] if s["label"] == "OBJECT"] == ["弣", "簫", "弓"]
+    assert [a["object"] for a in out["actions"] if a["verb"] == "執"] == ["弣", "簫"]
+    assert spans(processor, "大史加書于服上。", "OBJECT") == ["書"]
+    assert spans(processor, "東面設薦、俎。", "OBJECT") == ["薦", "俎"]
+    assert spans(processor, "以馬出，授人，九馬隨之。", "OBJECT") == ["馬", "九馬"]

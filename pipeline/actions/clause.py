@@ -290,6 +290,12 @@ class _Walk:
                     and self.last.lemma not in _MOTION_TO_PLACE:
                 i = self._object(i)
                 continue
+            elif CHAR in k and adjacent and self.last.object is None and self.voc.normalise(self.last.lemma) in self.voc.open_object_verbs:
+                end = self._open_object_end(i)
+                if end > i:
+                    self.last.object = (t.start, self.toks[end - 1].end)  # 受爵弁, 執皮弁: a thing the lexicon lacks
+                    i = end
+                    continue
             i += 1
         self._close()
         return [p for p in self.pieces if p.acts or p.subject or p.place or p.facing]
@@ -577,6 +583,20 @@ class _Walk:
             if not k & {CHAR, NUM}:
                 return False
         return False
+
+    def _open_object_end(self, i: int) -> int:
+        """End of a thing the lexicon does not know, right after a verb of handling: one to three
+        unknown characters closed by the clause end, 于 / 以 or a known word (受爵弁，; 執皮弁以…);
+        ``i`` itself when the run is no such thing (a function word, or running on into more text)."""
+        j = i
+        while j < len(self.toks) and j - i < 3 and self.kinds(j) == {CHAR} and self.toks[j].text not in self.voc.not_things:
+            j += 1
+        if j == i:
+            return i
+        after = self.kinds(j)
+        if j == len(self.toks) or after & {PUNCT, PREP, WITH}:
+            return j
+        return i
 
     def _object(self, i: int) -> int:
         if self.toks[i].text == "其" and OBJECT in self.kinds(i + 1):

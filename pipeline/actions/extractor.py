@@ -478,6 +478,7 @@ class _Run:
             location=w(*d.location) if d.location else None,
             facing=w(*d.facing) if d.facing else None,
             verb_at=view.to_raw(*d.verb_token),
+            object_at=view.to_raw(*d.object) if d.object else None,
         )
 
     def flush_pending(self) -> None:

@@ -316,28 +316,51 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
 RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (_dropped, _looked_at, _things, _places, _phrases, _quoted)
 
 
+def _handled(spans: list[Span], things: Iterable[tuple[int, int]]) -> list[Span]:
+    """The things the extractor found handled (受爵弁, 取葵羹) are OBJECT spans where nothing else is
+    marked; an OBJECT span inside one grows to it (羹 → 葵羹)."""
+    out = list(spans)
+    for s, e in things:
+        inside = [sp for sp in out if sp[0] < e and s < sp[1]]
+        if all(sp[2] == "OBJECT" and s <= sp[0] and sp[1] <= e for sp in inside):
+            out = [sp for sp in out if sp not in inside] + [(s, e, "OBJECT")]
+    return sorted(out)
+
+
 def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] = (),
-           acts: Iterable[tuple[int, int]] = ()) -> list[Span]:
+           acts: Iterable[tuple[int, int]] = (), things: Iterable[tuple[int, int]] = ()) -> list[Span]:
     """The spans of one 經 passage (normalised view coordinates) after every rule of this module;
-    ``acts`` are the view offsets of the tuples' verbs (a verb-noun is a thing only where no act is)."""
+    ``acts`` are the view offsets of the tuples' verbs (a verb-noun is a thing only where no act is),
+    ``things`` those of the things the tuples handle."""
     p = _Passage(text, clauses)
-    out = _compounds(p, sorted(spans), frozenset(acts))
+    out = _compounds(p, _handled(sorted(spans), things), frozenset(acts))
     for rule in RULES:
         out = rule(p, sorted(out))
     return sorted(out)
 
 
 def _acts_in_view(view: Any, verbs_at: list[tuple[int, int]], lo: int, hi: int) -> list[tuple[int, int]]:
-    """The one-character verbs of ``verbs_at`` (sorted raw offsets) inside ``[lo, hi)``, in view offsets."""
+    """The ranges of ``verbs_at`` (sorted raw offsets) inside ``[lo, hi)`` that are whole characters
+    of the view, in view offsets."""
     out: list[tuple[int, int]] = []
     for k in range(bisect.bisect_left(verbs_at, (lo, lo)), len(verbs_at)):
         rs, re_ = verbs_at[k]
         if rs >= hi:
             break
         i = bisect.bisect_left(view.starts, rs)
-        if i < len(view.text) and view.starts[i] == rs and view.ends[i] == re_:
-            out.append((i, i + 1))
+        j = bisect.bisect_left(view.ends, re_)
+        if i < len(view.text) and j < len(view.text) and view.starts[i] == rs and view.ends[j] == re_:
+            out.append((i, j + 1))
     return out
+
+
+def _open_things(actions: Iterable[Any]) -> list[tuple[int, int]]:
+    """Raw offsets of the things handled by the tuples' verbs of handling (not 之, not a list)."""
+    from pipeline.actions.vocabulary import NOT_THINGS, OPEN_OBJECT_VERBS
+
+    return sorted({a.object_at for a in actions if a.object_at is not None and a.object
+                   and a.verb in OPEN_OBJECT_VERBS and not set(a.object) <= NOT_THINGS
+                   and a.object.isalpha()})  # a list (設薦、俎) keeps a span per thing
 
 
 def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[Any], tagged: Sequence[bool],
@@ -349,7 +372,9 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
     tuple: 司射's 射, the 洗 of 辭洗 (辭 is the act), a verb only commanded (命佐食祭) or compared (如初)
     are not VERBs. The extractor has decided which characters are acts.
     """
+    actions = list(actions)
     verbs_at = sorted({a.verb_at for a in actions if a.verb_at is not None})
+    things_at = _open_things(actions)
     acted = set(verbs_at)
     ranges: list[tuple[int, int]] = []
     fresh: list[dict[str, Any]] = []
@@ -360,7 +385,8 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
         lo, hi = view.to_raw(0, len(view.text))
         ranges.append((lo, hi))
         acts = _acts_in_view(view, verbs_at, lo, hi)
-        for s, e, label in refine(view.text, passage.spans, passage.clauses, acts):
+        things = _acts_in_view(view, things_at, lo, hi)
+        for s, e, label in refine(view.text, passage.spans, passage.clauses, acts, things):
             rs, re_ = view.to_raw(s, e)
             if label == "VERB" and acted_verbs_only and (rs, re_) not in acted:
                 continue
