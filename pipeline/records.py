@@ -91,6 +91,8 @@ class Action:
     #: raw offsets of the thing handled (``object``), likewise not written out: an unknown thing the
     #: extractor found after a verb of handling (受爵弁) gets its OBJECT span from it
     object_at: Optional[tuple[int, int]] = field(default=None, compare=False, repr=False)
+    #: and of the place (``location``): a place phrase the lexicon only partly knows (西坫南)
+    location_at: Optional[tuple[int, int]] = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -114,7 +116,7 @@ class Action:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Action":
-        known = {f for f in cls.__dataclass_fields__ if f not in ("extra", "verb_at", "object_at")}
+        known = {f for f in cls.__dataclass_fields__ if f not in ("extra", "verb_at", "object_at", "location_at")}
         kwargs = {k: v for k, v in data.items() if k in known}
         extra = {k: v for k, v in data.items() if k not in known}
         return cls(**kwargs, extra=extra)

@@ -117,3 +117,12 @@ def test_a_thing_the_lexicon_lacks_after_a_verb_of_handling(processor):
     assert spans(processor, "大史加書于服上。", "OBJECT") == ["書"]
     assert spans(processor, "東面設薦、俎。", "OBJECT") == ["薦", "俎"]
     assert spans(processor, "以馬出，授人，九馬隨之。", "OBJECT") == ["馬", "九馬"]
+
+
+def test_a_place_the_lexicon_only_partly_knows_is_the_tuples_place(processor):
+    """07 p353 取弓矢于次, 10 p102 加書于服上, 15 p292 加于肵: the place the extractor reads after 于 is
+    the LOCATION span (the lexicon lacks 次, 服上, 肵); a function word is none (所設中之西)."""
+    assert spans(processor, "三耦取弓矢于次。", "LOCATION") == ["次"]
+    assert spans(processor, "大史加書于服上，侯氏受。", "LOCATION") == ["服上"]
+    assert spans(processor, "燔者受，加于肵，出。", "LOCATION") == ["肵"]
+    assert "所" not in spans(processor, "司射先立于所設中之西，東面以聽政。", "LOCATION")

@@ -479,6 +479,7 @@ class _Run:
             facing=w(*d.facing) if d.facing else None,
             verb_at=view.to_raw(*d.verb_token),
             object_at=view.to_raw(*d.object) if d.object else None,
+            location_at=view.to_raw(*d.location) if d.location else None,
         )
 
     def flush_pending(self) -> None:

@@ -316,24 +316,26 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
 RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (_dropped, _looked_at, _things, _places, _phrases, _quoted)
 
 
-def _handled(spans: list[Span], things: Iterable[tuple[int, int]]) -> list[Span]:
-    """The things the extractor found handled (受爵弁, 取葵羹) are OBJECT spans where nothing else is
-    marked; an OBJECT span inside one grows to it (羹 → 葵羹)."""
+def _from_tuples(spans: list[Span], ranges: Iterable[tuple[int, int]], label: str) -> list[Span]:
+    """What the extractor read as a tuple's thing or place is a span of that label where nothing else
+    is marked (受爵弁; 立于西坫南); a span of the label inside it grows to it (羹 → 葵羹, 坫南 → 西坫南)."""
     out = list(spans)
-    for s, e in things:
+    for s, e in ranges:
         inside = [sp for sp in out if sp[0] < e and s < sp[1]]
-        if all(sp[2] == "OBJECT" and s <= sp[0] and sp[1] <= e for sp in inside):
-            out = [sp for sp in out if sp not in inside] + [(s, e, "OBJECT")]
+        if all(sp[2] == label and s <= sp[0] and sp[1] <= e for sp in inside):
+            out = [sp for sp in out if sp not in inside] + [(s, e, label)]
     return sorted(out)
 
 
 def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] = (),
-           acts: Iterable[tuple[int, int]] = (), things: Iterable[tuple[int, int]] = ()) -> list[Span]:
+           acts: Iterable[tuple[int, int]] = (), things: Iterable[tuple[int, int]] = (),
+           places: Iterable[tuple[int, int]] = ()) -> list[Span]:
     """The spans of one 經 passage (normalised view coordinates) after every rule of this module;
     ``acts`` are the view offsets of the tuples' verbs (a verb-noun is a thing only where no act is),
-    ``things`` those of the things the tuples handle."""
+    ``things`` and ``places`` those of the things the tuples handle and of their places."""
     p = _Passage(text, clauses)
-    out = _compounds(p, _handled(sorted(spans), things), frozenset(acts))
+    out = _from_tuples(_from_tuples(sorted(spans), things, "OBJECT"), places, "LOCATION")
+    out = _compounds(p, out, frozenset(acts))
     for rule in RULES:
         out = rule(p, sorted(out))
     return sorted(out)
@@ -374,7 +376,11 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
     """
     actions = list(actions)
     verbs_at = sorted({a.verb_at for a in actions if a.verb_at is not None})
+    from pipeline.actions.vocabulary import NOT_THINGS
+
     things_at = _open_things(actions)
+    places_at = sorted({a.location_at for a in actions if a.location_at is not None and a.location
+                        and a.location.isalpha() and not set(a.location) <= NOT_THINGS})
     acted = set(verbs_at)
     ranges: list[tuple[int, int]] = []
     fresh: list[dict[str, Any]] = []
@@ -386,7 +392,8 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
         ranges.append((lo, hi))
         acts = _acts_in_view(view, verbs_at, lo, hi)
         things = _acts_in_view(view, things_at, lo, hi)
-        for s, e, label in refine(view.text, passage.spans, passage.clauses, acts, things):
+        places = _acts_in_view(view, places_at, lo, hi)
+        for s, e, label in refine(view.text, passage.spans, passage.clauses, acts, things, places):
             rs, re_ = view.to_raw(s, e)
             if label == "VERB" and acted_verbs_only and (rs, re_) not in acted:
                 continue
