@@ -992,3 +992,16 @@ def test_participants_of_rites_the_corpus_lacks_are_actors(extractor):
     run = run_on(extractor, "北面見于母。母拜受，子拜送，母又拜。", "北面見于母。母拜受，子拜送，母又拜。")
     check(run.get("拜", 0), actor="母", purpose="受")
     check(run.get("拜", 2), actor="母", actor_inferred=False)
+
+
+def test_the_unnamed_one_treated_answers_in_the_then_clause(extractor):
+    """03 p122 (士相見禮): after 若君賜之爵 the 則 clauses are the acts of the one given the cup, whom
+    the passage names only as 之: no actor, and not the 君 named later in the sentence; a verb
+    named in a definition (03 p95 非對也) is no act, while 於其入也 (03 p49) is one."""
+    text = jing("03")[122]
+    run = run_on(extractor, text, text)
+    for verb in ("拜", "稽首", "受", "祭"):
+        check(run.get(verb), actor=None)
+    assert run.get("卒", 1).actor == "君"
+    assert [a.verb for a in run_on(extractor, jing("03")[95], jing("03")[95]).actions] == []
+    assert "入" in [a.verb for a in run_on(extractor, jing("03")[49], jing("03")[49]).actions]

@@ -464,6 +464,12 @@ class _Walk:
             if last is not None and self.voc.normalise(last.lemma) in self.voc.command_verbs and last.object is None:
                 last.object = (t.start, t.end)
             return i + 1
+        nxt = self.tok(i + 1)
+        prev = self.tok(i - 1)
+        if nxt is not None and nxt.text == self.voc.ye and not adjacent and (prev is None or prev.text != self.voc.its):
+            self.verb_seen = True  # 非對也, 下亦降也: the verb named in a definition, no act (於其入也 is one)
+            self.piece.other_verb = True
+            return i + 1
         if lemma == "對" and self.tok(i + 1) is not None and self.toks[i + 1].text in self.voc.not_reply_after:
             self.verb_seen = True  # 筵對席, 長兄弟對之: "opposite", not the reply
             self.piece.other_verb = True

@@ -221,6 +221,9 @@ class _Run:
         #: the answer (荅拜) opened the passage: no earlier act of it to go back to
         self.response_opens = False
         self.passage_number = -1
+        #: the carried actor is the unnamed one treated just before (若君賜之爵，則下席): acts are
+        #: nobody's named act (actor None) until a participant is written as a subject again
+        self.unnamed = False
         #: 卒X looks back for X only after the last reset (a new chapter is a new rite)
         self.history_start = 0
 
@@ -235,6 +238,7 @@ class _Run:
         self.reverting = False
         self.unresolved.clear()
         self.unresolved_not = None
+        self.unnamed = False
         self.history_start = len(self.emitted)
 
     def new_sentence(self) -> None:
@@ -281,6 +285,10 @@ class _Run:
                 continue
             if text[trimmed[0]] in _CONDITION:
                 self.flush_pending()  # 下射於左，若有餘算，則反委之: a condition opens a new frame
+            if text[trimmed[0]] in _THEN and clauses.index((cs, ce)) > 0:
+                ps_, pe_ = clauses[clauses.index((cs, ce)) - 1]
+                if _containing(sentences, ps_) == sent_index and _TREATS_UNNAMED.search(text, ps_, pe_):
+                    self.current, self.unnamed = None, True  # 若君賜之爵，則下席: the one treated acts
             for ps, pe in _unmasked(speech, cs, ce, said_until):
                 tokens = tokenize(text, ps, pe, self.voc)
                 pieces = self.x.analyser.analyse(tokens, trimmed)
@@ -303,6 +311,8 @@ class _Run:
         for span in piece.mentions:
             self.named.append((w(*span), sentence))
         principal = self.current
+        if subject:
+            self.unnamed = False
         if not piece.acts:
             if piece.treated is not None:
                 self.current = w(*piece.treated)  # 天子賜侯氏以車服。迎於外門外: the one given acts
@@ -344,7 +354,7 @@ class _Run:
             target = act.target
             emitted = _Emitted(act, self.key(actor), self.key(target), d.lemma, sentence)
             self.emitted.append(emitted)
-            if actor is None and self.current is None and not d.response:
+            if actor is None and self.current is None and not d.response and not self.unnamed:
                 self.unresolved.append(emitted)
             elif (actor is not None and not inferred and not d.response and self.unresolved
                   and (self.unresolved[0].sentence == sentence or (
@@ -505,6 +515,10 @@ class _Run:
 _THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
+_THEN = "则則"
+#: a clause in which someone treats an unnamed person (之): 賜之爵, 降送之, 請見之, 為之興. A 則 clause
+#: right after it is that person's answer, whose actor the passage does not name (士相見禮)
+_TREATS_UNNAMED = re.compile(r"[赐賜送见見迎拜揖命为為兴興]之")
 
 _PLACING_VERBS = set("設 加".split())
 #: verbs of serving dishes, which stay with the giver after his 拜送 (GUIDE 3.2)

@@ -302,6 +302,10 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
         if last is not None and last[1] == s and last[2] == "ACTOR" and label == "ACTOR" and t[s:e] in c["winners"]:
             out[-1] = (last[0], e, "ACTOR")  # 眾賓勝者
             continue
+        if (label == "OBJECT" and e - s <= 2 and t[e:e + 1] == c["one_who"] and last is not None
+                and last[2] == "VERB" and last[1] == s and last[1] - last[0] == 1):
+            out[-1] = (last[0], e + 1, "ACTOR")  # 執幣者, 執玉者: the one holding, not the thing held
+            continue
         if (label in ("OBJECT", "VERB") and e - s == 1 and t[e:e + 1] == c["one_who"] and s > 0
                 and (not last or last[1] < s) and t[s - 1] not in _PUNCT and t[s - 1] not in (c["of"], c["its"])
                 and not p.boundary_before(s)):

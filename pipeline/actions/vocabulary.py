@@ -163,6 +163,8 @@ class Vocabulary:
     hands: set[str] = field(default_factory=set)
     xiang: str = "相"
     zhe: str = "者"
+    ye: str = "也"
+    its: str = "其"
     all_word: str = "皆"
 
     @classmethod
@@ -235,5 +237,7 @@ class Vocabulary:
         voc.hands = norm_set(HANDS)
         voc.xiang = n("相")
         voc.zhe = n("者")
+        voc.ye = n("也")
+        voc.its = n("其")
         voc.all_word = n("皆")
         return voc
