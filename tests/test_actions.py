@@ -1005,3 +1005,22 @@ def test_the_unnamed_one_treated_answers_in_the_then_clause(extractor):
     assert run.get("卒", 1).actor == "君"
     assert [a.verb for a in run_on(extractor, jing("03")[95], jing("03")[95]).actions] == []
     assert "入" in [a.verb for a in run_on(extractor, jing("03")[49], jing("03")[49]).actions]
+
+
+def test_gold_round_five_constructions(extractor):
+    """Dev passages of gold round 5 (05 鄉射, 07 大射) and 04 鄉飲酒: the report brought back (反命: 反,
+    no 命), the act one is warned of (戒…射: no 射), a count of persons in a name (笙一人), 皆 after two
+    named parties (both: no single actor), a participant alone before 則 (the one the 則 clause is
+    about, not its agent), ranks written together (諸公卿大夫: one group)."""
+    run = xh(extractor, "07", 77, "擯者反命。")
+    assert [(a.actor, a.verb) for a in run.actions] == [("擯者", "反")]
+    assert [a.verb for a in xh(extractor, "07", 7).actions] == []
+    run = xh(extractor, "05", 262)
+    assert run.get("受").actor == "笙一人" and run.get("拜", 0).actor == "笙一人"
+    run = xh(extractor, "05", 283)
+    check(run.get("揖"), actor=None)
+    check(run.get("就"), actor=None)
+    run = xh(extractor, "04", 247, "大師，則為之洗，")
+    check(run.get("洗"), actor=None)
+    run = xh(extractor, "07", 60)
+    assert run.get("入").actor == "諸公卿大夫"

@@ -203,8 +203,8 @@ class _Walk:
                 self.piece.other_verb = True
                 self.last = None
                 self.last_verb_index = -9
-                if t.text in ("使", "作"):
-                    self.command = True
+                if t.text in ("使", "作", "戒"):
+                    self.command = True  # 作上耦射, 戒諸公卿大夫射: the act bidden or warned of is not done
                 if t.text in self.voc.assist_words and not self.piece.acts:
                     self.piece.assist = True
                 if t.text in self.voc.treating_verbs and ZHI in self.kinds(i + 1) and not self.piece.acts:
@@ -307,11 +307,17 @@ class _Walk:
 
     # -- participants -------------------------------------------------------------------------
     def _actor_group_end(self, i: int) -> int:
-        """Index after ``ACTOR ((及|、) ACTOR)*`` starting at ``i``."""
+        """Index after ``ACTOR ((及|、) ACTOR)*`` starting at ``i``; a count of persons written right
+        after a participant is part of the name (笙一人 "one of the mouth-organ players")."""
         j = i + 1
-        while AND in self.kinds(j) and ACTOR in self.kinds(j + 1):
-            j += 2
-        return j
+        while True:
+            if AND in self.kinds(j) and ACTOR in self.kinds(j + 1):
+                j += 2
+            elif ACTOR in self.kinds(j) and (self.toks[j].text in self.voc.persons_counted or (
+                    self.toks[j - 1].text in self.voc.ranks and self.toks[j].text in self.voc.ranks)):
+                j += 1  # 諸公卿大夫, 卿大夫士: ranks written together are one group
+            else:
+                return j
 
     def _actor(self, i: int) -> int:
         if self.toks[i].text in self.voc.verb_titles and (
@@ -451,6 +457,8 @@ class _Walk:
                     last.finishes = lemma
                 self.last_verb_index = i
                 return i + 1
+            if x == self.voc.normalise("命") and self._reports_back(i - 1):
+                return i + 1  # 反命: the report brought back, no act and no object (as 受命)
             if x in self.voc.nounable and self.voc.normalise(last.lemma) in self.voc.object_verbs:
                 if x != self.voc.normalise("命"):
                     last.object = (t.start, t.end)  # 取祭
@@ -488,7 +496,8 @@ class _Walk:
             return i + 1  # 所設: "what was set", a noun
         if i > 0 and LIKE in self.kinds(i - 2) | self.kinds(i - 1) and self.toks[i - 1].text.endswith("初"):
             return i + 1  # 如初設: compared, not performed
-        if x in self.voc.adverbial_verbs and self.kinds(i + 1) & {VERB, OTHERV} and not self.neg:
+        if x in self.voc.adverbial_verbs and self.kinds(i + 1) & {VERB, OTHERV} and not self.neg \
+                and not self._reports_back(i):
             return i + 1  # 反奠之, 復見: "back", "again"
         if last is not None and (last.object is not None or last.location_from in ("post", "source")):
             self.pre_facing = None  # the verb phrase before is complete: its place and facing stay there
@@ -522,6 +531,15 @@ class _Walk:
                 and not self.kinds(i + 1) & {ACTOR}:
             self.command = True  # 命送, 命挼祭, 命取矢: what is commanded is no act of its own
         return i + 1
+
+    def _reports_back(self, i: int) -> bool:
+        """反命 / 復命 at ``i`` ending its clause or before 于: the act of reporting back, 命 the report."""
+        t, nxt = self.toks[i], self.tok(i + 1)
+        if self.voc.normalise(t.lemma or t.text) not in self.voc.report_verbs or nxt is None \
+                or nxt.text != self.voc.normalise("命"):
+            return False
+        after = self.tok(i + 2)
+        return after is None or bool(after.kinds & {PUNCT, PREP})
 
     def _causee(self, i: int) -> int:
         """A new piece whose subject is the participant at ``i`` (after 使 / 遣)."""

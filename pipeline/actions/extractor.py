@@ -289,6 +289,9 @@ class _Run:
                 ps_, pe_ = clauses[clauses.index((cs, ce)) - 1]
                 if _containing(sentences, ps_) == sent_index and _TREATS_UNNAMED.search(text, ps_, pe_):
                     self.current, self.unnamed = None, True  # 若君賜之爵，則下席: the one treated acts
+            if self._topic_only(text, trimmed, clauses, cs, ce):
+                self.named.append((text[trimmed[0]:trimmed[1]], sentence))
+                continue  # 大師，則為之洗: the one the 則 clause is about, not its agent
             for ps, pe in _unmasked(speech, cs, ce, said_until):
                 tokens = tokenize(text, ps, pe, self.voc)
                 pieces = self.x.analyser.analyse(tokens, trimmed)
@@ -303,6 +306,14 @@ class _Run:
                         said_until = max(said_until, sent[1])
                     said_until = max(said_until, ce)
         self.flush_pending()
+
+    def _topic_only(self, text: str, trimmed: Span, clauses: list[tuple[int, int]], cs: int, ce: int) -> bool:
+        """Is the clause a participant alone, with a 則 clause after it (大師，則為之洗)?"""
+        if "ACTOR" not in self.voc.kinds.get(text[trimmed[0]:trimmed[1]], ()):
+            return False
+        at = clauses.index((cs, ce))
+        after = _trim(text, *clauses[at + 1]) if at + 1 < len(clauses) else None
+        return after is not None and text[after[0]] in _THEN
 
     # -- one piece ----------------------------------------------------------------------------
     def resolve(self, view: TextView, piece: Piece, sentence: tuple[int, int]) -> None:
@@ -446,6 +457,8 @@ class _Run:
             last = self.emitted[-1]
             if last.action.target and _is_group(last.action.target, self.x.normalise):
                 return last.action.target, True
+        if d.all_marker and len({e.actor_key for e in self.emitted[-8:] if e.sentence == sentence and e.actor_key}) > 1:
+            return None, True  # 主人再拜，賓答再拜，皆揖就席: both, whom no one name covers
         if self.sender is not None and d.lemma in _SERVING_VERBS:
             return self.sender, True  # 主人拜送。設菹醢、俎: the giver serves the dishes
         if d.lemma in _SERVING_VERBS and self.current is not None:

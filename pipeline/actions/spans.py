@@ -50,7 +50,8 @@ _WORDS: dict[str, str] = {
     "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮",
 }
 #: sets of words
-_WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winners": ("勝者", "不勝者")}
+_WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winners": ("勝者", "不勝者"),
+                                          "persons_counted": ("一人", "二人", "三人", "四人")}
 
 
 @lru_cache(maxsize=1)
@@ -299,8 +300,9 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
                 place = p.before(ls) in c["place_words"]
                 out[-1] = (ls, e, "LOCATION" if place else "OBJECT")  # 豐上之觶, 中之八算; 酌于西方之尊
                 continue
-        if last is not None and last[1] == s and last[2] == "ACTOR" and label == "ACTOR" and t[s:e] in c["winners"]:
-            out[-1] = (last[0], e, "ACTOR")  # 眾賓勝者
+        if last is not None and last[1] == s and last[2] == "ACTOR" and label == "ACTOR" \
+                and (t[s:e] in c["winners"] or t[s:e] in c["persons_counted"]):
+            out[-1] = (last[0], e, "ACTOR")  # 眾賓勝者, 笙一人
             continue
         if (label == "OBJECT" and e - s <= 2 and t[e:e + 1] == c["one_who"] and last is not None
                 and last[2] == "VERB" and last[1] == s and last[1] - last[0] == 1):
