@@ -126,3 +126,10 @@ def test_a_place_the_lexicon_only_partly_knows_is_the_tuples_place(processor):
     assert spans(processor, "大史加書于服上，侯氏受。", "LOCATION") == ["服上"]
     assert spans(processor, "燔者受，加于肵，出。", "LOCATION") == ["肵"]
     assert "所" not in spans(processor, "司射先立于所設中之西，東面以聽政。", "LOCATION")
+
+
+def test_a_thing_set_out_before_zai_is_a_thing(processor):
+    """07 p46 篚在洗西 and an unknown head of X在 (鼓在其南): things of an inventory, not participants."""
+    assert spans(processor, "篚在洗西，南陳。", "OBJECT") == ["篚"]
+    assert spans(processor, "鼓在其南，東鼓。", "OBJECT") == ["鼓"]
+    assert spans(processor, "大夫在干侯之東北，北面。", "ACTOR") == ["大夫"]

@@ -42,7 +42,8 @@ _CHAR_CLASSES: dict[str, str] = {
     "gear": "決遂拾", "gear_before": "不袒襲、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
     "measures": "步笴等尺丈寸", "assistant_before": "一二三四作", "facing_after": "面上",
-    "open_quote": "「『“", "close_quote": "」』”",
+    "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在",
+    "not_things": "之其於于以而者也焉矣諸乎則乃遂亦又皆各命如若與及所自此彼是人旅凡不唯惟有無",
 }
 #: single words
 _WORDS: dict[str, str] = {
@@ -317,9 +318,27 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
     return out
 
 
+def _placed(p: _Passage, spans: list[Span]) -> list[Span]:
+    """A thing set out where it stands, written at the head of a clause before 在 (簜在建鼓之間, 罍水在東):
+    an OBJECT even where the lexicon does not know it. Participants are known to the lexicon, so an
+    unknown head of X在 is taken to be a thing; function words and directions are not."""
+    c, t = _chars(), p.text
+    cov = _covered(t, spans)
+    out = list(spans)
+    for i in _positions(t, c["stands_at"]):
+        s = i
+        while s > 0 and i - s < 3 and not cov[s - 1] and not p.boundary_before(s) and t[s - 1] not in _PUNCT:
+            s -= 1
+        if s < i and p.boundary_before(s) and not cov[s:i].count(1) and not any(
+                ch in c["not_things"] or ch in c["directions"] for ch in t[s:i]):
+            out.append((s, i, "OBJECT"))
+    return sorted(out)
+
+
 #: the rules in the order they run: removals first, then the spans grown, added or relabelled, and
 #: quoted speech last (a place added after 于 inside a quote is no span either)
-RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (_dropped, _looked_at, _things, _places, _phrases, _quoted)
+RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (
+    _dropped, _looked_at, _things, _placed, _places, _phrases, _quoted)
 
 
 def _from_tuples(spans: list[Span], ranges: Iterable[tuple[int, int]], label: str) -> list[Span]:
