@@ -1024,3 +1024,11 @@ def test_gold_round_five_constructions(extractor):
     check(run.get("洗"), actor=None)
     run = xh(extractor, "07", 60)
     assert run.get("入").actor == "諸公卿大夫"
+
+
+def test_nominal_uses_of_ci_and_ming(extractor):
+    """03 p130 辭不得命 ("the refusal not granted") names the refusal again, no second 辭 and no 命;
+    03 p133 以君命使: the lord's command, no 命 act."""
+    run = xh(extractor, "03", 130)
+    assert [a.verb for a in run.actions].count("辭") == 1 and not run.all("命")
+    assert not xh(extractor, "03", 133).all("命")

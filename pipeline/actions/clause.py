@@ -487,6 +487,15 @@ class _Walk:
         if x in self.voc.nounable and (OTHERV in self.kinds(i - 1) or (
                 WITH in self.kinds(i - 1) and self.kinds(i + 1) & {VERB, OTHERV})):
             return i + 1  # 聽命, 致命, 以命升賓: the command as a thing
+        if x == self.voc.normalise("命") and i > 1 and ACTOR in self.kinds(i - 1) and WITH in self.kinds(i - 2):
+            return i + 1  # 以君命使: the lord's command, a thing
+        if x in self.voc.nounable and self.tok(i - 1) is not None and self.toks[i - 1].text == self.voc.normalise("得"):
+            return i + 1  # 不得命: the leave not obtained
+        if self.tok(i + 2) is not None and self.toks[i + 1].text == self.voc.normalise("不") \
+                and self.toks[i + 2].text == self.voc.normalise("得"):
+            self.verb_seen = True  # 辭不得命: "the refusal not granted", the refusal named, no new act
+            self.piece.other_verb = True
+            return i + 1
         if (x in self.voc.nounable and last is not None and self.last_verb_index == i - 2
                 and CHAR in self.kinds(i - 1) and self.voc.normalise(last.lemma) in self.voc.object_verbs
                 and last.object is None):
