@@ -69,7 +69,7 @@ def test_evaluate_actions_scores_the_forms_per_chapter(tmp_path):
     from pipeline.process import DocumentProcessor
 
     records = [r for r in load_split("dev") if r["meta"]["chapter"] == "03"]
-    assert len(records) == 12
+    assert len(records) >= 12  # the gold of the chapter (it grows with each annotation round)
     text, spans = variant(records[0], "unpunctuated")
     assert "，" not in text and "。" not in text
     # gold spans moved into the stripped text still cover the same characters
