@@ -1032,3 +1032,14 @@ def test_nominal_uses_of_ci_and_ming(extractor):
     run = xh(extractor, "03", 130)
     assert [a.verb for a in run.actions].count("辭") == 1 and not run.all("命")
     assert not xh(extractor, "03", 133).all("命")
+
+
+def test_classes_of_drinkers_and_rounds_named_in_the_ji(extractor):
+    """The 記 of 04 鄉飲酒禮: 坐卒爵者 / 立卒爵者 / 不洗者 are names (no 坐, 立 or 洗 act, and 不 is
+    part of the name, not the negator of 祭); 獻用爵 names the round (no 獻); 如賓服以拜辱: the
+    comparison ends at 以, the bow is an act."""
+    run = xh(extractor, "04", 442)
+    assert [(a.actor, a.verb, a.negated) for a in run.actions] == [("坐卒爵者", "拜", False), ("立卒爵者", "拜", True)]
+    assert [(a.actor, a.verb, a.negated) for a in xh(extractor, "04", 484).actions] == [("不洗者", "祭", True)]
+    assert not xh(extractor, "04", 427).all("獻")
+    check(xh(extractor, "04", 381).get("拜"), actor="主人", purpose="辱")

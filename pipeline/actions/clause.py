@@ -474,6 +474,10 @@ class _Walk:
             return i + 1
         nxt = self.tok(i + 1)
         prev = self.tok(i - 1)
+        if nxt is not None and nxt.text == self.voc.normalise("用") and not adjacent:
+            self.verb_seen = True  # 獻用爵: "the presentation uses a 爵", the round named, no act
+            self.piece.other_verb = True
+            return i + 1
         if nxt is not None and nxt.text == self.voc.ye and not adjacent and (prev is None or prev.text != self.voc.its):
             self.verb_seen = True  # 非對也, 下亦降也: the verb named in a definition, no act (於其入也 is one)
             self.piece.other_verb = True
@@ -485,7 +489,8 @@ class _Walk:
             self.last_verb_index = -9
             return i + 1
         if x in self.voc.nounable and (OTHERV in self.kinds(i - 1) or (
-                WITH in self.kinds(i - 1) and self.kinds(i + 1) & {VERB, OTHERV})):
+                WITH in self.kinds(i - 1) and self.kinds(i + 1) & {VERB, OTHERV}
+                and x != self.voc.normalise("拜"))):  # 以拜賜: to bow for the gift, an act
             return i + 1  # 聽命, 致命, 以命升賓: the command as a thing
         if x == self.voc.normalise("命") and i > 1 and ACTOR in self.kinds(i - 1) and WITH in self.kinds(i - 2):
             return i + 1  # 以君命使: the lord's command, a thing
@@ -780,8 +785,8 @@ class _Walk:
         """如初 / 如賓禮 / 如初儀: not expanded; the comparison is skipped."""
         for j in range(i, min(i + 6, len(self.toks))):
             t = self.toks[j]
-            if PUNCT in t.kinds:
-                return j
+            if PUNCT in t.kinds or (WITH in t.kinds and j > i + 1):
+                return j  # 如賓服以拜辱: the comparison ends where 以 leads to the act
             if t.text.endswith(_LIKE_ENDS):
                 if self.kinds(j + 1) & {CHAR} and self.toks[j + 1].text in _LIKE_ENDS:
                     return j + 2

@@ -93,7 +93,16 @@ def tokenize(text: str, start: int, end: int, voc: Vocabulary) -> list[Token]:
 
 
 def _name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
-    """Length of a VERB…者 name starting at ``i`` (執冪者, 卒爵者, 射者), else 0."""
+    """Length of a VERB…者 name starting at ``i`` (執冪者, 卒爵者, 射者), else 0; a posture or a
+    negator before such a name is part of it (坐卒爵者, 立卒爵者, 不洗者: the 記's classes of drinkers)."""
+    if text[i] in voc.name_openers and i + 1 < end:
+        inner = _plain_name_length(text, i + 1, end, voc)
+        if inner:
+            return inner + 1
+    return _plain_name_length(text, i, end, voc)
+
+
+def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
     first = voc.kinds.get(text[i], set())
     if first and not first & {"VERB", OTHERV, CHAR}:
         return 0

@@ -167,6 +167,7 @@ class Vocabulary:
     persons_counted: frozenset = frozenset()
     report_verbs: frozenset = frozenset()
     ranks: frozenset = frozenset()
+    name_openers: frozenset = frozenset()
     its: str = "其"
     all_word: str = "皆"
 
@@ -243,6 +244,7 @@ class Vocabulary:
         voc.ye = n("也")
         voc.persons_counted = frozenset(n(x) for x in ("一人", "二人", "三人", "四人"))
         voc.report_verbs = frozenset(n(x) for x in ("反", "復"))
+        voc.name_openers = frozenset(n(x) for x in ("坐", "立", "不"))
         voc.ranks = frozenset(n(x) for x in ("公", "諸公", "卿", "大夫", "士", "上大夫", "下大夫", "小卿", "孤卿", "卿大夫", "公卿", "士大夫"))
         voc.its = n("其")
         voc.all_word = n("皆")
