@@ -1043,3 +1043,9 @@ def test_classes_of_drinkers_and_rounds_named_in_the_ji(extractor):
     assert [(a.actor, a.verb, a.negated) for a in xh(extractor, "04", 484).actions] == [("不洗者", "祭", True)]
     assert not xh(extractor, "04", 427).all("獻")
     check(xh(extractor, "04", 381).get("拜"), actor="主人", purpose="辱")
+
+
+def test_a_participant_and_a_name_in_zhe_written_together_are_one_name(extractor):
+    """15 p544 (記): 宗婦贊薦者 is the woman of the lineage who helps with the dishes, one name."""
+    run = xh(extractor, "15", 544)
+    assert {a.actor for a in run.actions} == {"宗婦贊薦者"}

@@ -314,8 +314,9 @@ class _Walk:
             if AND in self.kinds(j) and ACTOR in self.kinds(j + 1):
                 j += 2
             elif ACTOR in self.kinds(j) and (self.toks[j].text in self.voc.persons_counted or (
-                    self.toks[j - 1].text in self.voc.ranks and self.toks[j].text in self.voc.ranks)):
-                j += 1  # 諸公卿大夫, 卿大夫士: ranks written together are one group
+                    self.toks[j - 1].text in self.voc.ranks and self.toks[j].text in self.voc.ranks)
+                    or (self.toks[j].text.endswith(self.voc.zhe) and ACTOR in self.kinds(j - 1))):
+                j += 1  # 諸公卿大夫: ranks written together are one group; 宗婦贊薦者: one name
             else:
                 return j
 
