@@ -1049,3 +1049,15 @@ def test_a_participant_and_a_name_in_zhe_written_together_are_one_name(extractor
     """15 p544 (記): 宗婦贊薦者 is the woman of the lineage who helps with the dishes, one name."""
     run = xh(extractor, "15", 544)
     assert {a.actor for a in run.actions} == {"宗婦贊薦者"}
+
+
+def test_ji_looking_back_ushered_acts_and_waiting_for_the_shooting(extractor):
+    """The 記 of 05 鄉射禮: 既獻 looks back at the 獻 just stated (p935: one 獻); 司射擯升降 ushers
+    the others' going up and down (p1002: no 升 or 降 of the 司射); 以俟射 waits for the shooting
+    (p1008: 俟 with object 射, no 射 act); 袒朱襦 bares the red jacket (p1081)."""
+    assert len(xh(extractor, "05", 935).all("獻")) == 2  # 獻工與笙 and 獻諸西階上, not 既獻
+    run = xh(extractor, "05", 1002)
+    assert not run.all("升") and not run.all("降")
+    run = xh(extractor, "05", 1008)
+    assert not run.all("射") and run.get("俟").object == "射"
+    assert xh(extractor, "05", 1081).get("袒").object == "朱襦"

@@ -203,8 +203,8 @@ class _Walk:
                 self.piece.other_verb = True
                 self.last = None
                 self.last_verb_index = -9
-                if t.text in ("使", "作", "戒"):
-                    self.command = True  # 作上耦射, 戒諸公卿大夫射: the act bidden or warned of is not done
+                if t.text in ("使", "作", "戒", "擯", "摈"):
+                    self.command = True  # 作上耦射, 戒諸公卿大夫射, 擯升降: bidden, warned of, ushered: not done
                 if t.text in self.voc.assist_words and not self.piece.acts:
                     self.piece.assist = True
                 if t.text in self.voc.treating_verbs and ZHI in self.kinds(i + 1) and not self.piece.acts:

@@ -307,6 +307,13 @@ class _Run:
                     said_until = max(said_until, ce)
         self.flush_pending()
 
+    def _told_again(self, text: str, d: Draft, passage: int) -> bool:
+        """Is ``d`` a 既V whose act V this passage has already stated?"""
+        at = d.verb_token[0]
+        if at == 0 or text[at - 1] not in _ONCE or d.negated:
+            return False
+        return any(e.lemma == d.lemma and e.sentence[0] == passage for e in self.emitted[-20:])
+
     def _topic_only(self, text: str, trimmed: Span, clauses: list[tuple[int, int]], cs: int, ce: int) -> bool:
         """Is the clause a participant alone, with a 則 clause after it (大師，則為之洗)?"""
         if "ACTOR" not in self.voc.kinds.get(text[trimmed[0]:trimmed[1]], ()):
@@ -348,6 +355,8 @@ class _Run:
             pending = self.pending = None  # another participant acts: the waiting place lapses
         used_pending = False
         for d in piece.acts:
+            if self._told_again(view.text, d, sentence[0]):
+                continue  # 獻工與笙…既獻，奠于下篚: "once presented" looks back at the act, no new one
             if piece.thing_topic and subject is None and d.lemma in _THING_SUBJECT_VERBS:
                 actor, inferred = None, True  # 肝從, 俎入設, 薦俎從設: a thing as topic, no agent
             else:
@@ -529,6 +538,7 @@ _THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
 _THEN = "则則"
+_ONCE = "既"
 #: a clause in which someone treats an unnamed person (之): 賜之爵, 降送之, 請見之, 為之興. A 則 clause
 #: right after it is that person's answer, whose actor the passage does not name (士相見禮)
 _TREATS_UNNAMED = re.compile(r"[赐賜送见見迎拜揖命为為兴興]之")

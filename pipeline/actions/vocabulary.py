@@ -55,7 +55,7 @@ OTHER_VERBS = (
     "戒 速 厭 謀 舉 羞 至 視 哭 踊 致 遷 載 錯 布 陳 張 縣 作 使 帥 止 拂 扱 兼 擩 食 嘗 飯 酳 奉 "
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
     "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
-    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐"
+    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯"
 ).split()
 #: 拜's purposes, folded into the 拜 tuple (SCHEMA: 拜送爵, 拜受爵, 拜洗, 拜至, 拜辱, 拜既爵).
 PURPOSES = "送 受 洗 至 辱 既爵 崇酒 妥 酒".split()
@@ -77,7 +77,7 @@ MOTION_VERBS = set("升 降 入 出 適 進 退 反 復 即 就 立 坐 俟 從 
 #: after these a closed-list character is a thing, not an act (取祭, 設洗, 受命, 卒洗, 辭降)
 OBJECT_VERBS = set("取 執 奠 設 加 徹 受 授 實 委 卒 辭 薦".split())
 #: after these, unknown characters up to the clause end or 于 / 以 are the thing handled (受爵弁)
-OPEN_OBJECT_VERBS = set("取 執 奠 設 加 徹 受 授 實 委".split())
+OPEN_OBJECT_VERBS = set("取 執 奠 設 加 徹 受 授 實 委 袒".split())  # 袒朱襦: the robe bared
 #: characters that never start or make such a thing (function words, pronouns, the charge 命,
 #: 人 someone: 授人, 旅 the round of pledges: 受旅)
 NOT_THINGS = set("之 其 於 于 以 而 者 也 焉 矣 諸 乎 則 乃 遂 亦 又 皆 各 命 如 若 與 及 所 自 此 彼 是 人 旅".split())
@@ -96,7 +96,7 @@ DISH_NOUNS = set("薦".split())
 #: 對 is "facing, opposite" (筵對席, 長兄弟對之), not the reply, before these
 NOT_REPLY_AFTER = set("之 席 筵".split())
 #: verbs whose object is the act declined or finished (辭洗, 辭降, 卒洗, 卒爵)
-ACT_OBJECT_VERBS = {"卒": None, "辭": set("洗 降 拜 升 坐".split())}
+ACT_OBJECT_VERBS = {"卒": None, "辭": set("洗 降 拜 升 坐".split()), "俟": {"射"}}  # 俟射: waits for the shooting
 #: a closed-list character right after these verbs is a thing, not a second act: 祭薦 (offers from
 #: the dishes), 執奠 / 酌奠 (the cup set down, the 奠)
 NOUN_AFTER = {"祭": set("薦"), "執": set("奠"), "酌": set("奠")}
