@@ -133,3 +133,8 @@ def test_a_thing_set_out_before_zai_is_a_thing(processor):
     assert spans(processor, "篚在洗西，南陳。", "OBJECT") == ["篚"]
     assert spans(processor, "鼓在其南，東鼓。", "OBJECT") == ["鼓"]
     assert spans(processor, "大夫在干侯之東北，北面。", "ACTOR") == ["大夫"]
+
+
+def test_a_name_in_zhe_after_yu_keeps_the_yu_out(processor):
+    """05 p930 (記) 樂正與立者齒: 與 joins the ones standing; the name is 立者, not 與立者."""
+    assert spans(processor, "樂正與立者齒。", "ACTOR") == ["樂正", "立者"]

@@ -42,7 +42,7 @@ _CHAR_CLASSES: dict[str, str] = {
     "gear": "決遂拾", "gear_before": "不袒襲、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
     "measures": "步笴等尺丈寸", "assistant_before": "一二三四作", "facing_after": "面上",
-    "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在",
+    "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及",
     "not_things": "之其於于以而者也焉矣諸乎則乃遂亦又皆各命如若與及所自此彼是人旅凡不唯惟有無",
 }
 #: single words
@@ -308,6 +308,10 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
         if (label == "OBJECT" and e - s <= 2 and t[e:e + 1] == c["one_who"] and last is not None
                 and last[2] == "VERB" and last[1] == s and last[1] - last[0] == 1):
             out[-1] = (last[0], e + 1, "ACTOR")  # 執幣者, 執玉者: the one holding, not the thing held
+            continue
+        if (label == "VERB" and e - s == 1 and t[e:e + 1] == c["one_who"] and s > 0
+                and t[s - 1] in c["joining"] and (not last or last[1] < s)):
+            out.append((s, e + 1, "ACTOR"))  # 樂正與立者: 與 joins the one standing, not a verb of his
             continue
         if (label in ("OBJECT", "VERB") and e - s == 1 and t[e:e + 1] == c["one_who"] and s > 0
                 and (not last or last[1] < s) and t[s - 1] not in _PUNCT and t[s - 1] not in (c["of"], c["its"])
