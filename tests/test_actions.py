@@ -1061,3 +1061,15 @@ def test_ji_looking_back_ushered_acts_and_waiting_for_the_shooting(extractor):
     run = xh(extractor, "05", 1008)
     assert not run.all("射") and run.get("俟").object == "射"
     assert xh(extractor, "05", 1081).get("袒").object == "朱襦"
+
+
+def test_rounds_named_absent_dishes_announced_offerings_and_kin_groups(extractor):
+    """15 特牲 (gold round 7): 為加爵 names the added round (p380: no 加), 無從 says no dish goes with
+    it (p377: no 從), 告祭脀 announces the offering (p395: no 祭), 卒曰 is "at the end he says"
+    (p50: no 卒), 子姓兄弟 is one group (p39)."""
+    assert not xh(extractor, "15", 380).all("加")
+    assert not xh(extractor, "15", 377).all("從")
+    run = xh(extractor, "15", 395)
+    assert [a.verb for a in run.actions] == ["告"]
+    assert not xh(extractor, "15", 50).all("卒")
+    assert xh(extractor, "15", 39).get("立", 1).actor == "子姓兄弟"

@@ -475,6 +475,12 @@ class _Walk:
             return i + 1
         nxt = self.tok(i + 1)
         prev = self.tok(i - 1)
+        if prev is not None and prev.text in self.voc.not_acts_after and not adjacent:
+            self.verb_seen = True  # 為加爵 (the added cup, a round), 無從 (no dish goes with it): no act
+            self.piece.other_verb = True
+            return i + 1
+        if nxt is not None and SAY in nxt.kinds and lemma == "卒":
+            return i + 1  # 卒曰: "at the end he says", no act of finishing
         if nxt is not None and nxt.text == self.voc.normalise("用") and not adjacent:
             self.verb_seen = True  # 獻用爵: "the presentation uses a 爵", the round named, no act
             self.piece.other_verb = True

@@ -87,7 +87,7 @@ NOUNABLE = set("祭 薦 命 射 洗 降 拜 升 盥".split())
 ADVERBIAL_VERBS = set("反 復 即 就".split())
 #: these verbs are said to a participant who then does what follows: 命佐食祭; 請徹俎 asks for an
 #: act that is no act of the passage's either (GUIDE 3.1: 請見 → object 見)
-COMMAND_VERBS = set("命 請".split())
+COMMAND_VERBS = set("命 請 告".split())
 #: causatives: the participant after them does what follows (使人受俎, 使二人舉觶…洗, 遣舉奠盥)
 CAUSATIVES = set("使 遣".split())
 #: dish words that are also closed-list verbs (薦 "the offerings"): a thing after 其 / 辟 or a
@@ -168,6 +168,7 @@ class Vocabulary:
     report_verbs: frozenset = frozenset()
     ranks: frozenset = frozenset()
     name_openers: frozenset = frozenset()
+    not_acts_after: frozenset = frozenset()
     its: str = "其"
     all_word: str = "皆"
 
@@ -245,7 +246,8 @@ class Vocabulary:
         voc.persons_counted = frozenset(n(x) for x in ("一人", "二人", "三人", "四人"))
         voc.report_verbs = frozenset(n(x) for x in ("反", "復"))
         voc.name_openers = frozenset(n(x) for x in ("坐", "立", "不"))
-        voc.ranks = frozenset(n(x) for x in ("公", "諸公", "卿", "大夫", "士", "上大夫", "下大夫", "小卿", "孤卿", "卿大夫", "公卿", "士大夫"))
+        voc.not_acts_after = frozenset(n(x) for x in ("為", "無"))
+        voc.ranks = frozenset(n(x) for x in ("公", "諸公", "卿", "大夫", "士", "上大夫", "下大夫", "小卿", "孤卿", "卿大夫", "公卿", "士大夫", "子姓", "兄弟"))
         voc.its = n("其")
         voc.all_word = n("皆")
         return voc
