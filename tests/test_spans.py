@@ -138,3 +138,10 @@ def test_a_thing_set_out_before_zai_is_a_thing(processor):
 def test_a_name_in_zhe_after_yu_keeps_the_yu_out(processor):
     """05 p930 (記) 樂正與立者齒: 與 joins the ones standing; the name is 立者, not 與立者."""
     assert spans(processor, "樂正與立者齒。", "ACTOR") == ["樂正", "立者"]
+
+
+def test_the_contents_of_a_stand_listed_without_an_act_are_not_marked(processor):
+    """05 p911 (記) 賓俎，脊、脅、肩、肺: an inventory, its pieces unmarked (GUIDE §2); 15 p147
+    薦兩豆，葵菹、蝸醢: in a sentence with an act the list is what is served, and is marked."""
+    assert "脊" not in spans(processor, "賓俎，脊、脅、肩、肺。主人俎，脊、脅、臂、肺。", "OBJECT")
+    assert "葵菹" in spans(processor, "主婦盥于房中，薦兩豆，葵菹、蝸醢，醢在北。", "OBJECT")

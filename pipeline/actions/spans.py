@@ -67,6 +67,9 @@ def _chars() -> dict[str, Any]:
 
 
 _PUNCT = frozenset("，、。；：︰！？,.;:!?「」『』“”‘’﹗﹐﹑○")
+#: marks that end a sentence, and a clause (not 、, which joins the items of a list)
+_SENTENCE_ENDS = "。；！？○"
+_CLAUSE_ENDS = frozenset("，。；：︰！？,.;:!?○")
 
 
 class _Passage:
@@ -367,7 +370,48 @@ def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] 
     out = _compounds(p, out, frozenset(acts))
     for rule in RULES:
         out = rule(p, sorted(out))
-    return sorted(out)
+    return _inventories(p, sorted(out), sorted(acts))
+
+
+def _inventories(p: _Passage, spans: list[Span], acts: Sequence[tuple[int, int]]) -> list[Span]:
+    """A clause that only lists things (脊、脅、肩、肺; 膚三), in a sentence with no act, is an
+    inventory: its things are not marked (GUIDE §2: the contents of a 俎 are not annotated). In a
+    sentence with an act the list is what is handled (薦兩豆，葵菹、蝸醢)."""
+    c, t = _chars(), p.text
+    acted_sentences = {_sentence_of(t, s) for s, _e in acts}
+    out: list[Span] = []
+    starts = [0] + [i + 1 for i, ch in enumerate(t) if ch in _CLAUSE_ENDS]
+    ends = starts[1:] + [len(t) + 1]
+    k = 0
+    for s, e, label in spans:
+        while ends[k] <= s:
+            k += 1
+        lo, hi = starts[k], ends[k] - 1
+        if label == "OBJECT" and _sentence_of(t, s) not in acted_sentences \
+                and _only_listed(t, lo, hi, [sp for sp in spans if lo <= sp[0] and sp[1] <= hi], c):
+            continue
+        out.append((s, e, label))
+    return out
+
+
+def _sentence_of(t: str, i: int) -> int:
+    """Start of the sentence (after 。 ； ！ ？ ○) holding position ``i``."""
+    return max(t.rfind(mark, 0, i) for mark in _SENTENCE_ENDS) + 1
+
+
+def _only_listed(t: str, lo: int, hi: int, inside: list[Span], c: dict[str, Any]) -> bool:
+    """Is ``t[lo:hi]`` a short list of things (items joined by 、, or a thing with its count), with no
+    participant, place or verb marked in it? A few unmarked characters may be items the lexicon lacks."""
+    if not inside or any(label != "OBJECT" for _s, _e, label in inside):
+        return False
+    covered = bytearray(hi - lo)
+    for s, e, _label in inside:
+        covered[s - lo:e - lo] = b"\x01" * (e - s)
+    rest = [ch for i, ch in enumerate(t[lo:hi]) if not covered[i] and not ch.isspace()]
+    listed = "、" in rest or t[hi - 1:hi] in c["numerals"]  # 脊、脅、肩、肺; 膚三
+    if not (covered[:1] == b"\x01" or t[lo:lo + 1] in c["numerals"]):
+        return False  # 說決、拾; 儐之束帛、乘馬: a verb opens the clause, its things are handled
+    return listed and hi - lo <= 12 and sum(ch != "、" and ch not in c["numerals"] for ch in rest) <= 3
 
 
 def _acts_in_view(view: Any, verbs_at: list[tuple[int, int]], lo: int, hi: int) -> list[tuple[int, int]]:
