@@ -145,3 +145,10 @@ def test_the_contents_of_a_stand_listed_without_an_act_are_not_marked(processor)
     薦兩豆，葵菹、蝸醢: in a sentence with an act the list is what is served, and is marked."""
     assert "脊" not in spans(processor, "賓俎，脊、脅、肩、肺。主人俎，脊、脅、臂、肺。", "OBJECT")
     assert "葵菹" in spans(processor, "主婦盥于房中，薦兩豆，葵菹、蝸醢，醢在北。", "OBJECT")
+
+
+def test_zun_setting_out_the_jars_is_no_jar(processor):
+    """04 p17 尊兩壺于房戶間, 05 p17 尊於賓席之東: 尊 is the verb "sets out jars"; the jars are 兩壺."""
+    assert spans(processor, "尊兩壺于房戶間，斯禁。", "OBJECT")[0] == "兩壺"
+    assert "尊" not in spans(processor, "尊於賓席之東，兩壺，斯禁。", "OBJECT")
+    assert spans(processor, "賓弟子及兄弟弟子洗，各酌于其尊。", "LOCATION") == ["其尊"]  # the jar itself

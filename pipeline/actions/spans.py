@@ -48,7 +48,7 @@ _CHAR_CLASSES: dict[str, str] = {
 #: single words
 _WORDS: dict[str, str] = {
     "one": "一", "tally": "獲", "each": "每", "defined": "為", "looked": "視", "bow": "拜", "in_order": "序",
-    "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮",
+    "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮", "jar": "尊",
 }
 #: sets of words
 _WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winners": ("勝者", "不勝者"),
@@ -325,6 +325,20 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
     return out
 
 
+def _jars_set_out(p: _Passage, spans: list[Span]) -> list[Span]:
+    """尊 heading a clause or after its setter, before 于 or a count, is the verb "sets out jars"
+    (尊兩壺于房戶間, 司宮尊于東楹之西), not the jar."""
+    c, t = _chars(), p.text
+    out: list[Span] = []
+    for s, e, label in spans:
+        if label == "OBJECT" and t[s:e] == c["jar"] and e < len(t) \
+                and (t[e] in c["place_prep"] or t[e] in c["numerals"]) \
+                and (p.boundary_before(s) or (out and out[-1][1] == s and out[-1][2] == "ACTOR")):
+            continue
+        out.append((s, e, label))
+    return out
+
+
 def _placed(p: _Passage, spans: list[Span]) -> list[Span]:
     """A thing set out where it stands, written at the head of a clause before 在 (簜在建鼓之間, 罍水在東):
     an OBJECT even where the lexicon does not know it. Participants are known to the lexicon, so an
@@ -345,7 +359,7 @@ def _placed(p: _Passage, spans: list[Span]) -> list[Span]:
 #: the rules in the order they run: removals first, then the spans grown, added or relabelled, and
 #: quoted speech last (a place added after 于 inside a quote is no span either)
 RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (
-    _dropped, _looked_at, _things, _placed, _places, _phrases, _quoted)
+    _dropped, _jars_set_out, _looked_at, _things, _placed, _places, _phrases, _quoted)
 
 
 def _from_tuples(spans: list[Span], ranges: Iterable[tuple[int, int]], label: str) -> list[Span]:
