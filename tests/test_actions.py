@@ -1073,3 +1073,15 @@ def test_rounds_named_absent_dishes_announced_offerings_and_kin_groups(extractor
     assert [a.verb for a in run.actions] == ["告"]
     assert not xh(extractor, "15", 50).all("卒")
     assert xh(extractor, "15", 39).get("立", 1).actor == "子姓兄弟"
+
+
+def test_names_of_four_characters_and_the_drinkers_of_the_dashe(extractor):
+    """07 大射 (gold round 7): 執膳爵者 / 受賜爵者 are names (VERB + thing + 者, four characters), not
+    acts of 執 or 受; 升拜受者 stays 升 + 拜受者 (05 p158 style); 士長 and 旅食 act under their names."""
+    run = xh(extractor, "07", 835)
+    assert run.get("受").actor == "執膳爵者" and not run.all("執")
+    run = xh(extractor, "07", 832)
+    assert run.get("就").actor == "受賜爵者"
+    assert xh(extractor, "07", 769).get("升").actor == "士長"
+    run = xh(extractor, "07", 783)
+    check(run.get("拜"), actor="旅食", negated=True)

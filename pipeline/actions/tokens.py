@@ -111,10 +111,13 @@ def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
     inner = _match(text, i + 1, end, voc)
     if inner and "ACTOR" in voc.kinds.get(text[i + 1 : i + 1 + inner], ()):
         return 0  # 命獲者: the verb's object is a named participant
-    for j in range(i + 1, min(i + 3, end)):
+    for j in range(i + 1, min(i + 4, end)):
         ch = text[j]
         if ch == voc.zhe:
-            return j + 1 - i
+            if j - i == 3 and not (first & {"VERB"} and not any(
+                    "VERB" in voc.kinds.get(text[k], ()) for k in range(i + 1, j))):
+                return 0  # four characters only for VERB + thing + 者 (執膳爵者), not 升拜受者, 常為臣者
+            return j + 1 - i  # 射者, 執冪者, 執膳爵者
         if ch in CLAUSE_MARKS or voc.kinds.get(ch, set()) & _NAME_BREAKERS:
             return 0
     return 0
