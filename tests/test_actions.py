@@ -1085,3 +1085,11 @@ def test_names_of_four_characters_and_the_drinkers_of_the_dashe(extractor):
     assert xh(extractor, "07", 769).get("升").actor == "士長"
     run = xh(extractor, "07", 783)
     check(run.get("拜"), actor="旅食", negated=True)
+
+
+def test_times_before_ze_pledges_received_and_commands_had(extractor):
+    """07 大射 (gold round 7): 宵則庶子執燭 (p853: what stands before 則 is a time, 庶子 is the
+    subject); 大夫辯受酬 (p215: the pledge received, no 酬 act); 公有命徹冪 (p843: commanded, no 徹)."""
+    assert xh(extractor, "07", 853).get("執", 0).actor == "庶子"
+    assert not xh(extractor, "07", 215).all("酬")
+    assert not xh(extractor, "07", 843).all("徹")

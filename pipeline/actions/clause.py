@@ -378,8 +378,13 @@ class _Walk:
         return j
 
     def _stranger_before(self, i: int) -> bool:
-        """Is there a word before ``i`` in this piece that cannot stand before a subject?"""
-        for j in range(self.piece_start, i):
+        """Is there a word before ``i`` in this piece that cannot stand before a subject? What stands
+        before 則 is a time or a condition (宵則庶子執燭: at night the 庶子 hold the torches)."""
+        start = self.piece_start
+        for j in range(start, i):
+            if self.toks[j].text in self.voc.then_words:
+                start = j + 1
+        for j in range(start, i):
             if not self.kinds(j) & {ADV, PUNCT, AND, NEG}:
                 return True
         return False
@@ -461,9 +466,9 @@ class _Walk:
             if x == self.voc.normalise("命") and self._reports_back(i - 1):
                 return i + 1  # 反命: the report brought back, no act and no object (as 受命)
             if x in self.voc.nounable and self.voc.normalise(last.lemma) in self.voc.object_verbs:
-                if x != self.voc.normalise("命"):
+                if x not in self.voc.received_not_things:
                     last.object = (t.start, t.end)  # 取祭
-                return i + 1  # 受命: the charge received is no act, and no object (GUIDE: 受命于主人)
+                return i + 1  # 受命, 受酬: the charge or the pledge received is no act, and no object
             if x in self.voc.noun_after.get(self.voc.normalise(last.lemma), ()) \
                     and not self.kinds(i + 1) & {OBJECT, ZHI, PREP}:
                 last.object = (t.start, t.end)  # 祭薦, 執奠, 酌奠: the dishes, the cup set down
@@ -494,6 +499,10 @@ class _Walk:
             self.piece.other_verb = True
             self.last = None
             self.last_verb_index = -9
+            return i + 1
+        if x == self.voc.normalise("命") and self.tok(i - 1) is not None and self.toks[i - 1].text == self.voc.normalise("有") \
+                and self.kinds(i + 1) & {VERB, OTHERV}:
+            self.command = True  # 公有命徹冪: the act commanded is not done
             return i + 1
         if x in self.voc.nounable and (OTHERV in self.kinds(i - 1) or (
                 WITH in self.kinds(i - 1) and self.kinds(i + 1) & {VERB, OTHERV}

@@ -82,7 +82,8 @@ OPEN_OBJECT_VERBS = set("取 執 奠 設 加 徹 受 授 實 委 袒".split())  
 #: 人 someone: 授人, 旅 the round of pledges: 受旅)
 NOT_THINGS = set("之 其 於 于 以 而 者 也 焉 矣 諸 乎 則 乃 遂 亦 又 皆 各 命 如 若 與 及 所 自 此 彼 是 人 旅".split())
 #: characters of the closed list that are also nouns (祭 the offering, 薦 the dishes, 洗 the basin)
-NOUNABLE = set("祭 薦 命 射 洗 降 拜 升 盥".split())
+NOUNABLE = set("祭 薦 命 射 洗 降 拜 升 盥 酬".split())
+#: nounable characters received that are no thing (受命 the charge, 受酬 the pledge): no object
 #: 反 / 復 / 即 / 就 right before another verb are adverbs ("back", "again", "then")
 ADVERBIAL_VERBS = set("反 復 即 就".split())
 #: these verbs are said to a participant who then does what follows: 命佐食祭; 請徹俎 asks for an
@@ -169,6 +170,8 @@ class Vocabulary:
     ranks: frozenset = frozenset()
     name_openers: frozenset = frozenset()
     not_acts_after: frozenset = frozenset()
+    then_words: frozenset = frozenset()
+    received_not_things: frozenset = frozenset()
     its: str = "其"
     all_word: str = "皆"
 
@@ -247,6 +250,8 @@ class Vocabulary:
         voc.report_verbs = frozenset(n(x) for x in ("反", "復"))
         voc.name_openers = frozenset(n(x) for x in ("坐", "立", "不"))
         voc.not_acts_after = frozenset(n(x) for x in ("為", "無"))
+        voc.then_words = frozenset(n(x) for x in ("則",))
+        voc.received_not_things = frozenset(n(x) for x in ("命", "酬"))
         voc.ranks = frozenset(n(x) for x in ("公", "諸公", "卿", "大夫", "士", "上大夫", "下大夫", "小卿", "孤卿", "卿大夫", "公卿", "士大夫", "子姓", "兄弟"))
         voc.its = n("其")
         voc.all_word = n("皆")
