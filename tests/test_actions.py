@@ -1093,3 +1093,12 @@ def test_times_before_ze_pledges_received_and_commands_had(extractor):
     assert xh(extractor, "07", 853).get("執", 0).actor == "庶子"
     assert not xh(extractor, "07", 215).all("酬")
     assert not xh(extractor, "07", 843).all("徹")
+
+
+def test_the_eldest_and_a_length_and_a_pair_joined_by_yu(extractor):
+    """05 鄉射 (gold round 8): 長受酬 (p818: 長 the eldest receives the pledge); 長如笴 is a length
+    (p987: no participant); 賓與大夫皆席末答拜 (p766: with 皆 the pair answers, not 賓 with 大夫 as
+    the one bowed to)."""
+    assert xh(extractor, "05", 818).get("受").actor == "長"
+    run = xh(extractor, "05", 766)
+    assert run.get("拜", 1).actor == "賓與大夫"

@@ -152,3 +152,9 @@ def test_zun_setting_out_the_jars_is_no_jar(processor):
     assert spans(processor, "尊兩壺于房戶間，斯禁。", "OBJECT")[0] == "兩壺"
     assert "尊" not in spans(processor, "尊於賓席之東，兩壺，斯禁。", "OBJECT")
     assert spans(processor, "賓弟子及兄弟弟子洗，各酌于其尊。", "LOCATION") == ["其尊"]  # the jar itself
+
+
+def test_chang_before_a_measure_is_a_length(processor):
+    """05 p987 (記) 楅，長如笴: a length, not 長 the eldest; 05 p818 長受酬: the eldest."""
+    assert spans(processor, "楅，長如笴，博三寸。", "ACTOR") == []
+    assert spans(processor, "長受酬，酬者不拜，乃飲。", "ACTOR")[0] == "長"

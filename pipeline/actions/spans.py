@@ -42,13 +42,13 @@ _CHAR_CLASSES: dict[str, str] = {
     "gear": "決遂拾", "gear_before": "不袒襲、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
     "measures": "步笴等尺丈寸", "assistant_before": "一二三四作", "facing_after": "面上",
-    "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及",
+    "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "measures_after": "如一二三四五六七八九十尺寸丈仞尋笴武有脅",
     "not_things": "之其於于以而者也焉矣諸乎則乃遂亦又皆各命如若與及所自此彼是人旅凡不唯惟有無",
 }
 #: single words
 _WORDS: dict[str, str] = {
     "one": "一", "tally": "獲", "each": "每", "defined": "為", "looked": "視", "bow": "拜", "in_order": "序",
-    "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮", "jar": "尊",
+    "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮", "jar": "尊", "eldest": "長",
 }
 #: sets of words
 _WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winners": ("勝者", "不勝者"),
@@ -325,6 +325,13 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
     return out
 
 
+def _lengths(p: _Passage, spans: list[Span]) -> list[Span]:
+    """長 before a measure or 如 is a length (長如笴, 杠長三仞, 長尺有握), not the eldest."""
+    c, t = _chars(), p.text
+    return [(s, e, label) for s, e, label in spans
+            if not (label == "ACTOR" and t[s:e] == c["eldest"] and t[e:e + 1] and t[e] in c["measures_after"])]
+
+
 def _jars_set_out(p: _Passage, spans: list[Span]) -> list[Span]:
     """尊 heading a clause or after its setter, before 于 or a count, is the verb "sets out jars"
     (尊兩壺于房戶間, 司宮尊于東楹之西), not the jar."""
@@ -359,7 +366,7 @@ def _placed(p: _Passage, spans: list[Span]) -> list[Span]:
 #: the rules in the order they run: removals first, then the spans grown, added or relabelled, and
 #: quoted speech last (a place added after 于 inside a quote is no span either)
 RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (
-    _dropped, _jars_set_out, _looked_at, _things, _placed, _places, _phrases, _quoted)
+    _dropped, _lengths, _jars_set_out, _looked_at, _things, _placed, _places, _phrases, _quoted)
 
 
 def _from_tuples(spans: list[Span], ranges: Iterable[tuple[int, int]], label: str) -> list[Span]:

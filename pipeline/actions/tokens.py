@@ -87,6 +87,8 @@ def tokenize(text: str, start: int, end: int, voc: Vocabulary) -> list[Token]:
         kinds = voc.kinds.get(word)
         if kinds is None:  # shortened to a non-word
             kinds = {CHAR}
+        elif word in voc.measured and i + length < end and text[i + length] in voc.measures:
+            kinds = {CHAR}  # 長如笴, 杠長三仞: a length, not the eldest
         out.append(Token(i, i + length, word, frozenset(kinds), voc.lemmas.get(word) if "VERB" in kinds else None))
         i += length
     return out

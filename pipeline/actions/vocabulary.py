@@ -172,6 +172,8 @@ class Vocabulary:
     not_acts_after: frozenset = frozenset()
     then_words: frozenset = frozenset()
     received_not_things: frozenset = frozenset()
+    measured: frozenset = frozenset()
+    measures: frozenset = frozenset()
     its: str = "其"
     all_word: str = "皆"
 
@@ -252,6 +254,8 @@ class Vocabulary:
         voc.not_acts_after = frozenset(n(x) for x in ("為", "無"))
         voc.then_words = frozenset(n(x) for x in ("則",))
         voc.received_not_things = frozenset(n(x) for x in ("命", "酬"))
+        voc.measured = frozenset(n(x) for x in ("長",))  # 長 the eldest, or a length
+        voc.measures = frozenset(n("如一二三四五六七八九十尺寸丈仞尋笴武有脅"))  # 長脅: the long ribs
         voc.ranks = frozenset(n(x) for x in ("公", "諸公", "卿", "大夫", "士", "上大夫", "下大夫", "小卿", "孤卿", "卿大夫", "公卿", "士大夫", "子姓", "兄弟"))
         voc.its = n("其")
         voc.all_word = n("皆")
