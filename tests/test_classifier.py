@@ -285,3 +285,69 @@ def test_direct_scoring_equals_the_sklearn_pipeline(shipped):
     fast = shipped._logits(texts)
     slow = _align(shipped.model_.named_steps["svm"], shipped.model_.decision_function(texts))
     assert len(texts) > 500 and np.allclose(fast, slow, rtol=1e-6, atol=1e-6)
+
+
+# -- character language models (pipeline.layers.charlm: measured, not shipped) --------------------
+
+
+@pytest.fixture(scope="module")
+def held_out_lms():
+    """經 and 注 character models fitted on every corpus chapter but 03 士相見禮."""
+    from pipeline.layers.charlm import LMSegmenter
+    from pipeline.layers.training import load_units
+
+    units = load_units([c for c in ("04", "05", "07", "10", "11", "12", "13", "14", "15", "17")])
+    return LMSegmenter(order=5, switch_penalty=4.0).fit((u.layer, u.text) for u in units)
+
+
+def test_char_lms_read_held_out_zhu_as_zhu(held_out_lms):
+    # 士相見禮 (never seen): 鄭注 glosses read as 注; its 經 sentences of ritual acts as 經
+    from pipeline.layers.charlm import lm_text
+
+    def llr(text: str) -> float:
+        lp = held_out_lms.char_logprobs(lm_text(text)).sum(axis=0)
+        return float(lp[0] - lp[1])  # 經 minus 注
+
+    for zhu in ("固，如故也。", "走，猶往也。今文無走。", "復見之者，禮尚往來也。以其贄，謂曏時所執來者也。"):
+        assert llr(zhu) < 0, zhu
+    for jing in ("主人揖，入門右。賓奉贄，入門左。主人再拜受。", "主人送于門外，再拜。"):
+        assert llr(jing) > 0, jing
+
+
+def test_lm_segmenter_finds_the_seam_of_a_held_out_pair(held_out_lms):
+    # 士相見禮 (XHTML): 經 「主人請見，賓反見，退。主人送于門外，再拜。」 then its 注 「請見者，…」
+    jing = "主人請見，賓反見，退。主人送于門外，再拜。"
+    text = jing + "請見者，為賓崇禮來，相接以矜莊，歡心未交也。賓反見，則燕矣。"
+    labels = held_out_lms.predict_labels(text)
+    assert labels[0] == "JING" and labels[-1] == "ZHU"
+    seams = [i for i in range(1, len(text)) if labels[i] != labels[i - 1]]
+    assert seams == [len(jing)]
+
+
+def test_char_lm_is_normalised_and_its_arrays_read_back_the_same(held_out_lms):
+    from pipeline.layers.charlm import EOS, CharLM
+
+    lm = held_out_lms.lms_["ZHU"]
+    chars = [key for key in lm.logp_ if len(key) == 1 and key != EOS] + [EOS]
+    for ctx in ("", "^", "^固", "猶往", "謂曏時所"):
+        total = sum(lm.prob(ctx, c) for c in chars) + (lm.vocab_size_ - len(chars)) * lm.prob(ctx, "\uf8ff")
+        assert abs(total - 1.0) < 2e-3, ctx  # float16 storage leaves a little slack
+    back = CharLM.from_arrays(lm.to_arrays("z_"), "z_")
+    text = "^復見之者禮尚往來也以其贄謂曏時所執來者也$"
+    assert [back.logprob(text[max(0, i - 4) : i], text[i]) for i in range(1, len(text))] == \
+        [lm.logprob(text[max(0, i - 4) : i], text[i]) for i in range(1, len(text))]
+
+
+def test_lm_emissions_are_off_unless_a_model_and_weight_are_given(shipped, held_out_lms):
+    splitter = shipped.splitter_
+    text = "若有將食者則俟君之食然後食將食猶進食謂膳宰也"
+    spans = splitter._pieces(text)
+    assert not np.any(splitter._lm_emissions(text, spans))  # the shipped splitter has no LMs
+    try:
+        splitter.lm_, splitter.lm_weight = held_out_lms, 0.5
+        emis = splitter._lm_emissions(text, spans)
+        assert np.any(emis) and np.allclose(emis[:, splitter.layers.index("SHU")], 0)
+        punctuated = "若有將食者，則俟君之食，然後食。將食，猶進食，謂膳宰也。"
+        assert not np.any(splitter._lm_emissions(punctuated, splitter._pieces(punctuated)))
+    finally:
+        del splitter.lm_, splitter.lm_weight

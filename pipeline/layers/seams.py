@@ -188,6 +188,33 @@ class SplitPredictor:
                 out[r] = factors[cat]
         return out
 
+    def _lm_emissions(self, text: str, spans: Sequence[tuple[int, int]]) -> np.ndarray:
+        """``lm_weight`` × each piece's log-likelihood under each layer's character model
+        (:mod:`pipeline.layers.charlm`), centred over the modelled layers (others: 0).
+
+        Zero unless ``lm_`` and ``lm_weight`` are set: the shipped splitter has neither (on
+        held-out chapters this helped 注+經 strings and hurt 經+注 ones, see
+        bench/results/runtogether.md); ``bench/runtogether.py --combine`` sets them."""
+        out = np.zeros((len(spans), len(self.layers)))
+        lm, w = getattr(self, "lm_", None), float(getattr(self, "lm_weight", 0.0) or 0.0)
+        if lm is None or not w or not spans or any(ch in _SENTENCE_END for ch in text):
+            return out  # punctuated text: the sentences' classifier scores did better alone
+        folded = fold_script(text)
+        pos = han_positions(folded)
+        if not pos:
+            return out
+        lp = lm.char_logprobs("".join(folded[i] for i in pos))
+        lp -= lp.mean(axis=1, keepdims=True)
+        at = np.zeros((len(text) + 1, lp.shape[1]))
+        at[np.array(pos) + 1] = lp
+        csum = np.cumsum(at, axis=0)
+        cols = [(self.layers.index(l), m) for m, l in enumerate(lm.layers) if l in self.layers]
+        for r, (a, b) in enumerate(spans):
+            piece = csum[b] - csum[a]
+            for j, m in cols:
+                out[r, j] = w * piece[m]
+        return out
+
     # -- predicting ---------------------------------------------------------------------------
     def predict_labels(self, text: str, classifier: Any = None) -> list[str]:
         """The layer of every character of ``text`` (punctuation and other non-Han: the layer before).
@@ -366,6 +393,7 @@ class SplitPredictor:
         # like 注); 經 against 注 is the classifier's alone
         emis = np.log(np.clip(proba[:, cols], 1e-12, None))
         emis += float(self.quote_weight) * self._quote_emissions(text, spans)
+        emis += self._lm_emissions(text, spans)
         if "SHU" in self.layers:
             crf = self._crf_labels(text)
             shu = np.array([sum(1 for i in range(a, b) if crf[i] == "SHU") / max(b - a, 1) for a, b in spans])
