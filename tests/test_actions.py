@@ -1102,3 +1102,11 @@ def test_the_eldest_and_a_length_and_a_pair_joined_by_yu(extractor):
     assert xh(extractor, "05", 818).get("受").actor == "長"
     run = xh(extractor, "05", 766)
     assert run.get("拜", 1).actor == "賓與大夫"
+
+
+def test_after_two_parties_both_act_and_no_one_name_covers_them(extractor):
+    """05 p525 (鄉射, gold round 9): 主人堂東袒…。賓於堂西亦如之。皆由其階，階下揖，升堂揖: the 賓 and
+    the host go on together, no single actor, until one is named again; 05 p497: 後者 is a name."""
+    run = xh(extractor, "05", 525)
+    assert [a.actor for a in run.all("揖")][1:4] == [None, None, None]
+    assert xh(extractor, "05", 497).get("授").actor == "後者"

@@ -307,6 +307,20 @@ class _Run:
                     said_until = max(said_until, ce)
         self.flush_pending()
 
+    def _two_parties(self, sentence: tuple[int, int]) -> bool:
+        """Were two parties acting separately in this sentence, or in the one before in this
+        passage (主人堂東袒…。賓於堂西亦如之。皆由其階)?"""
+        passage, number = sentence
+        keys = {e.actor_key for e in self.emitted[-8:] if e.sentence == sentence and e.actor_key}
+        if len(keys) > 1:
+            return True
+        if keys:
+            return False
+        before = [e for e in self.emitted[-12:] if e.sentence == (passage, number - 1) and e.actor_key]
+        named = {self.key(n) for n, s in self.named if s in ((passage, number - 1), sentence)}
+        return len({e.actor_key for e in before} | named) > 1 and not any(
+            _is_group(e.action.actor, self.x.normalise) for e in before if e.action.actor)
+
     def _told_again(self, text: str, d: Draft, passage: int) -> bool:
         """Is ``d`` a 既V whose act V this passage has already stated?"""
         at = d.verb_token[0]
@@ -332,6 +346,8 @@ class _Run:
         if subject:
             self.unnamed = False
         if not piece.acts:
+            if piece.all_marker and subject is None and self._two_parties(sentence):
+                self.current, self.unnamed = None, True  # 皆由其階，階下揖: both, no one name
             if piece.treated is not None:
                 self.current = w(*piece.treated)  # 天子賜侯氏以車服。迎於外門外: the one given acts
                 self.flush_pending()
@@ -466,7 +482,8 @@ class _Run:
             last = self.emitted[-1]
             if last.action.target and _is_group(last.action.target, self.x.normalise):
                 return last.action.target, True
-        if d.all_marker and len({e.actor_key for e in self.emitted[-8:] if e.sentence == sentence and e.actor_key}) > 1:
+        if d.all_marker and self._two_parties(sentence):
+            self.unnamed = True  # what both go on to do stays theirs: 皆由其階，階下揖，升堂揖
             return None, True  # 主人再拜，賓答再拜，皆揖就席: both, whom no one name covers
         if self.sender is not None and d.lemma in _SERVING_VERBS:
             return self.sender, True  # 主人拜送。設菹醢、俎: the giver serves the dishes
