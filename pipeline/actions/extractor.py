@@ -272,7 +272,7 @@ class _Run:
         punctuated = any(ch in CLAUSE_MARKS for ch in text)
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
-        for cs, ce in clauses:
+        for at, (cs, ce) in enumerate(clauses):
             if cs < rite:
                 continue  # the rite's name (鄉射之禮。): no act
             sent_index = _containing(sentences, cs)
@@ -285,11 +285,11 @@ class _Run:
                 continue
             if text[trimmed[0]] in _CONDITION:
                 self.flush_pending()  # 下射於左，若有餘算，則反委之: a condition opens a new frame
-            if text[trimmed[0]] in _THEN and clauses.index((cs, ce)) > 0:
-                ps_, pe_ = clauses[clauses.index((cs, ce)) - 1]
+            if text[trimmed[0]] in _THEN and at > 0:
+                ps_, pe_ = clauses[at - 1]
                 if _containing(sentences, ps_) == sent_index and _TREATS_UNNAMED.search(text, ps_, pe_):
                     self.current, self.unnamed = None, True  # 若君賜之爵，則下席: the one treated acts
-            if self._topic_only(text, trimmed, clauses, cs, ce):
+            if self._topic_only(text, trimmed, clauses, at):
                 self.named.append((text[trimmed[0]:trimmed[1]], sentence))
                 continue  # 大師，則為之洗: the one the 則 clause is about, not its agent
             for ps, pe in _unmasked(speech, cs, ce, said_until):
@@ -328,11 +328,10 @@ class _Run:
             return False
         return any(e.lemma == d.lemma and e.sentence[0] == passage for e in self.emitted[-20:])
 
-    def _topic_only(self, text: str, trimmed: Span, clauses: list[tuple[int, int]], cs: int, ce: int) -> bool:
-        """Is the clause a participant alone, with a 則 clause after it (大師，則為之洗)?"""
+    def _topic_only(self, text: str, trimmed: Span, clauses: list[tuple[int, int]], at: int) -> bool:
+        """Is clause ``at`` a participant alone, with a 則 clause after it (大師，則為之洗)?"""
         if "ACTOR" not in self.voc.kinds.get(text[trimmed[0]:trimmed[1]], ()):
             return False
-        at = clauses.index((cs, ce))
         after = _trim(text, *clauses[at + 1]) if at + 1 < len(clauses) else None
         return after is not None and text[after[0]] in _THEN
 
