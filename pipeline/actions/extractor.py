@@ -80,6 +80,7 @@ Roles
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional
@@ -593,9 +594,10 @@ def _is_group(name: str, normalise: Callable[[str], str]) -> bool:
 
 
 def _containing(ranges: list[tuple[int, int]], pos: int) -> int:
-    for i, (s, e) in enumerate(ranges):
-        if s <= pos < e:
-            return i
+    """Index of the range of ``ranges`` (sorted, not overlapping) holding ``pos``, else len(ranges)."""
+    i = bisect.bisect_right(ranges, (pos, float("inf"))) - 1
+    if 0 <= i < len(ranges) and ranges[i][0] <= pos < ranges[i][1]:
+        return i
     return len(ranges)
 
 

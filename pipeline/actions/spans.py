@@ -371,13 +371,29 @@ RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (
 
 def _from_tuples(spans: list[Span], ranges: Iterable[tuple[int, int]], label: str) -> list[Span]:
     """What the extractor read as a tuple's thing or place is a span of that label where nothing else
-    is marked (受爵弁; 立于西坫南); a span of the label inside it grows to it (羹 → 葵羹, 坫南 → 西坫南)."""
-    out = list(spans)
-    for s, e in ranges:
-        inside = [sp for sp in out if sp[0] < e and s < sp[1]]
-        if all(sp[2] == label and s <= sp[0] and sp[1] <= e for sp in inside):
-            out = [sp for sp in out if sp not in inside] + [(s, e, label)]
-    return sorted(out)
+    is marked (受爵弁; 立于西坫南); a span of the label inside it grows to it (羹 → 葵羹, 坫南 → 西坫南).
+    The spans do not overlap, so the ones a range meets are found by bisection: linear in the passage."""
+    base = sorted(spans)
+    starts = [sp[0] for sp in base]
+    dropped: set[int] = set()
+    added: list[Span] = []
+    for s, e in sorted(set(ranges)):
+        inside = []
+        j = bisect.bisect_left(starts, e) - 1
+        while j >= 0 and base[j][1] > s:
+            if j not in dropped:
+                inside.append(j)
+            j -= 1
+        tail: list[Span] = []
+        while added and added[-1][0] < e and s < added[-1][1]:
+            tail.append(added.pop())
+        if all(base[k][2] == label and s <= base[k][0] and base[k][1] <= e for k in inside) \
+                and all(a[2] == label and s <= a[0] and a[1] <= e for a in tail):
+            dropped.update(inside)
+            added.append((s, e, label))
+        else:
+            added.extend(reversed(tail))
+    return sorted([sp for k, sp in enumerate(base) if k not in dropped] + added)
 
 
 def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] = (),
@@ -397,27 +413,33 @@ def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] 
 def _inventories(p: _Passage, spans: list[Span], acts: Sequence[tuple[int, int]]) -> list[Span]:
     """A clause that only lists things (脊、脅、肩、肺; 膚三), in a sentence with no act, is an
     inventory: its things are not marked (GUIDE §2: the contents of a 俎 are not annotated). In a
-    sentence with an act the list is what is handled (薦兩豆，葵菹、蝸醢)."""
+    sentence with an act the list is what is handled (薦兩豆，葵菹、蝸醢). Linear in the passage."""
     c, t = _chars(), p.text
-    acted_sentences = {_sentence_of(t, s) for s, _e in acts}
-    out: list[Span] = []
+    sentence_starts = [0] + [i + 1 for i, ch in enumerate(t) if ch in _SENTENCE_ENDS]
+
+    def sentence_of(i: int) -> int:
+        return sentence_starts[bisect.bisect_right(sentence_starts, i) - 1]
+
+    acted_sentences = {sentence_of(s) for s, _e in acts}
     starts = [0] + [i + 1 for i, ch in enumerate(t) if ch in _CLAUSE_ENDS]
     ends = starts[1:] + [len(t) + 1]
+    by_clause: dict[int, list[Span]] = {}
+    k = 0
+    for sp in spans:
+        while ends[k] <= sp[0]:
+            k += 1
+        if sp[1] <= ends[k] - 1:
+            by_clause.setdefault(k, []).append(sp)
+    listed = {k: _only_listed(t, starts[k], ends[k] - 1, inside, c) for k, inside in by_clause.items()}
+    out: list[Span] = []
     k = 0
     for s, e, label in spans:
         while ends[k] <= s:
             k += 1
-        lo, hi = starts[k], ends[k] - 1
-        if label == "OBJECT" and _sentence_of(t, s) not in acted_sentences \
-                and _only_listed(t, lo, hi, [sp for sp in spans if lo <= sp[0] and sp[1] <= hi], c):
+        if label == "OBJECT" and listed.get(k) and sentence_of(s) not in acted_sentences:
             continue
         out.append((s, e, label))
     return out
-
-
-def _sentence_of(t: str, i: int) -> int:
-    """Start of the sentence (after 。 ； ！ ？ ○) holding position ``i``."""
-    return max(t.rfind(mark, 0, i) for mark in _SENTENCE_ENDS) + 1
 
 
 def _only_listed(t: str, lo: int, hi: int, inside: list[Span], c: dict[str, Any]) -> bool:
