@@ -53,7 +53,7 @@ def test_records_are_prodigy_shaped(gold):
             assert meta["layer"] == "JING" and meta["source"] == "zhushu-xhtml"
             assert meta["doc"] == f"{meta['doc'].split('#')[0]}#p{meta['passage_index']}"
             assert meta["doc"].startswith(meta["chapter"] + "_")
-            assert meta["annotator"] in ("A1", "A2", "B1")
+            assert meta["annotator"] in ("A1", "A2", "B1", "B2")
 
 
 def test_tokens_align_one_per_character(gold):
