@@ -481,19 +481,13 @@ class _Walk:
         nxt = self.tok(i + 1)
         prev = self.tok(i - 1)
         if prev is not None and prev.text in self.voc.not_acts_after and not adjacent:
-            self.verb_seen = True  # 為加爵 (the added cup, a round), 無從 (no dish goes with it): no act
-            self.piece.other_verb = True
-            return i + 1
+            return self._named_not_done(i)  # 為加爵 (the added cup, a round), 無從 (no dish goes with it): no act
         if nxt is not None and SAY in nxt.kinds and lemma == "卒":
             return i + 1  # 卒曰: "at the end he says", no act of finishing
         if nxt is not None and nxt.text == self.voc.normalise("用") and not adjacent:
-            self.verb_seen = True  # 獻用爵: "the presentation uses a 爵", the round named, no act
-            self.piece.other_verb = True
-            return i + 1
+            return self._named_not_done(i)  # 獻用爵: "the presentation uses a 爵", the round named, no act
         if nxt is not None and nxt.text == self.voc.ye and not adjacent and (prev is None or prev.text != self.voc.its):
-            self.verb_seen = True  # 非對也, 下亦降也: the verb named in a definition, no act (於其入也 is one)
-            self.piece.other_verb = True
-            return i + 1
+            return self._named_not_done(i)  # 非對也, 下亦降也: a definition, no act (於其入也 is one)
         if lemma == "對" and self.tok(i + 1) is not None and self.toks[i + 1].text in self.voc.not_reply_after:
             self.verb_seen = True  # 筵對席, 長兄弟對之: "opposite", not the reply
             self.piece.other_verb = True
@@ -514,9 +508,7 @@ class _Walk:
             return i + 1  # 不得命: the leave not obtained
         if self.tok(i + 2) is not None and self.toks[i + 1].text == self.voc.normalise("不") \
                 and self.toks[i + 2].text == self.voc.normalise("得"):
-            self.verb_seen = True  # 辭不得命: "the refusal not granted", the refusal named, no new act
-            self.piece.other_verb = True
-            return i + 1
+            return self._named_not_done(i)  # 辭不得命: "the refusal not granted", the refusal named, no new act
         if (x in self.voc.nounable and last is not None and self.last_verb_index == i - 2
                 and CHAR in self.kinds(i - 1) and self.voc.normalise(last.lemma) in self.voc.object_verbs
                 and last.object is None):
@@ -561,6 +553,13 @@ class _Walk:
         if x in self.voc.command_verbs and self.kinds(i + 1) & {VERB, CHAR, OTHERV} \
                 and not self.kinds(i + 1) & {ACTOR}:
             self.command = True  # 命送, 命挼祭, 命取矢: what is commanded is no act of its own
+        return i + 1
+
+    def _named_not_done(self, i: int) -> int:
+        """The verb at ``i`` is named, not performed (a definition, a round, an absence): no act, and
+        what follows it in the clause is no object of an earlier verb."""
+        self.verb_seen = True
+        self.piece.other_verb = True
         return i + 1
 
     def _reports_back(self, i: int) -> bool:
