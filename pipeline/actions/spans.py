@@ -42,8 +42,7 @@ _CHAR_CLASSES: dict[str, str] = {
     "gear": "決遂拾", "gear_before": "不袒襲、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
     "measures": "步笴等尺丈寸", "assistant_before": "一二三四作", "facing_after": "面上",
-    "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "measures_after": "如一二三四五六七八九十尺寸丈仞尋笴武有脅",
-    "not_things": "之其於于以而者也焉矣諸乎則乃遂亦又皆各命如若與及所自此彼是人旅凡不唯惟有無",
+    "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及",
 }
 #: single words
 _WORDS: dict[str, str] = {
@@ -58,9 +57,13 @@ _WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winner
 @lru_cache(maxsize=1)
 def _chars() -> dict[str, Any]:
     """The classes and words of the rules, in the normalised (simplified) form of the view."""
+    from pipeline.actions.vocabulary import LENGTH_AFTER, NOT_THINGS
     from pipeline.text.normalise import normalise_str as n
 
     out: dict[str, Any] = {k: frozenset(n(v)) for k, v in _CHAR_CLASSES.items()}
+    out["measures_after"] = frozenset(n(LENGTH_AFTER))
+    # no thing heads X在: the function words of the extractor, and 凡 不 唯 惟 有 無
+    out["not_things"] = frozenset(n("".join(NOT_THINGS) + "凡不唯惟有無"))
     out.update({k: n(v) for k, v in _WORDS.items()})
     out.update({k: frozenset(n(w) for w in v) for k, v in _WORD_SETS.items()})
     return out

@@ -81,6 +81,8 @@ OPEN_OBJECT_VERBS = set("取 執 奠 設 加 徹 受 授 實 委 袒".split())  
 #: characters that never start or make such a thing (function words, pronouns, the charge 命,
 #: 人 someone: 授人, 旅 the round of pledges: 受旅)
 NOT_THINGS = set("之 其 於 于 以 而 者 也 焉 矣 諸 乎 則 乃 遂 亦 又 皆 各 命 如 若 與 及 所 自 此 彼 是 人 旅".split())
+#: what follows 長 when it is a length, not the eldest (長如笴, 杠長三仞, 長尺有握, 長脅 the long ribs)
+LENGTH_AFTER = "如一二三四五六七八九十尺寸丈仞尋笴武有脅"
 #: characters of the closed list that are also nouns (祭 the offering, 薦 the dishes, 洗 the basin)
 NOUNABLE = set("祭 薦 命 射 洗 降 拜 升 盥 酬".split())
 #: nounable characters received that are no thing (受命 the charge, 受酬 the pledge): no object
@@ -255,7 +257,7 @@ class Vocabulary:
         voc.then_words = frozenset(n(x) for x in ("則",))
         voc.received_not_things = frozenset(n(x) for x in ("命", "酬"))
         voc.measured = frozenset(n(x) for x in ("長",))  # 長 the eldest, or a length
-        voc.measures = frozenset(n("如一二三四五六七八九十尺寸丈仞尋笴武有脅"))  # 長脅: the long ribs
+        voc.measures = frozenset(n(LENGTH_AFTER))
         voc.ranks = frozenset(n(x) for x in ("公", "諸公", "卿", "大夫", "士", "上大夫", "下大夫", "小卿", "孤卿", "卿大夫", "公卿", "士大夫", "子姓", "兄弟"))
         voc.its = n("其")
         voc.all_word = n("皆")
