@@ -342,12 +342,12 @@ def test_lm_emissions_are_off_unless_a_model_and_weight_are_given(shipped, held_
     splitter = shipped.splitter_
     text = "若有將食者則俟君之食然後食將食猶進食謂膳宰也"
     spans = splitter._pieces(text)
-    assert not np.any(splitter._lm_emissions(text, spans))  # the shipped splitter has no LMs
+    assert splitter._lm_emissions(text, spans) is None  # the shipped splitter has no LMs
     try:
         splitter.lm_, splitter.lm_weight = held_out_lms, 0.5
         emis = splitter._lm_emissions(text, spans)
         assert np.any(emis) and np.allclose(emis[:, splitter.layers.index("SHU")], 0)
         punctuated = "若有將食者，則俟君之食，然後食。將食，猶進食，謂膳宰也。"
-        assert not np.any(splitter._lm_emissions(punctuated, splitter._pieces(punctuated)))
+        assert splitter._lm_emissions(punctuated, splitter._pieces(punctuated)) is None
     finally:
         del splitter.lm_, splitter.lm_weight

@@ -31,11 +31,11 @@ from typing import Iterable, Optional, Sequence
 import numpy as np
 
 from pipeline.layers.features import fold_script, is_han
-from pipeline.layers.seams import _SENTENCE_END as _SENTENCE_STOP
-from pipeline.layers.seams import _fill_forward
+from pipeline.layers.seams import _SENTENCE_END, _fill_forward, han_positions
 
 BOS, EOS = "^", "$"
-_SENTENCE_END = set("。！？；﹗」”』")
+#: in punctuated text a unit may end only after one of these (a sentence end, or a closing quote)
+_UNIT_MAY_END_AFTER = set("。！？；﹗」”』")
 
 
 def _half(x: float) -> float:
@@ -290,16 +290,16 @@ class LMSegmenter:
     def predict_labels(self, text: str) -> list[str]:
         """The layer of every character of ``text`` (non-Han: the layer of the Han character before)."""
         folded = fold_script(text)
-        pos = [i for i, ch in enumerate(folded) if is_han(ch)]
+        pos = han_positions(folded)
         han = "".join(folded[i] for i in pos)
         if not han:
             return [self.layers[0]] * len(text)
         allowed = None
-        if any(ch in _SENTENCE_STOP for ch in text):
+        if any(ch in _SENTENCE_END for ch in text):
             allowed = [False] * len(han)
             for j in range(1, len(han)):
                 gap = folded[pos[j - 1] + 1 : pos[j]]
-                allowed[j] = any(ch in _SENTENCE_END for ch in gap)
+                allowed[j] = any(ch in _UNIT_MAY_END_AFTER for ch in gap)
         path = self.decode(han, allowed)
         out = [""] * len(text)
         for j, p in enumerate(pos):

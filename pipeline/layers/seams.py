@@ -188,19 +188,19 @@ class SplitPredictor:
                 out[r] = factors[cat]
         return out
 
-    def _lm_emissions(self, text: str, spans: Sequence[tuple[int, int]]) -> np.ndarray:
+    def _lm_emissions(self, text: str, spans: Sequence[tuple[int, int]]) -> Optional[np.ndarray]:
         """``lm_weight`` × each piece's log-likelihood under each layer's character model
         (:mod:`pipeline.layers.charlm`), centred over the modelled layers (others: 0).
 
-        Zero unless ``lm_`` and ``lm_weight`` are set: the shipped splitter has neither (on
+        None unless ``lm_`` and ``lm_weight`` are set: the shipped splitter has neither (on
         held-out chapters this helped 注+經 strings and hurt 經+注 ones, see
         bench/results/runtogether.md); ``bench/runtogether.py --combine`` sets them."""
-        out = np.zeros((len(spans), len(self.layers)))
         lm, w = getattr(self, "lm_", None), float(getattr(self, "lm_weight", 0.0) or 0.0)
         if lm is None or not w or not spans or any(ch in _SENTENCE_END for ch in text):
-            return out  # punctuated text: the sentences' classifier scores did better alone
+            return None  # punctuated text: the sentences' classifier scores did better alone
         folded = fold_script(text)
         pos = han_positions(folded)
+        out = np.zeros((len(spans), len(self.layers)))
         if not pos:
             return out
         lp = lm.char_logprobs("".join(folded[i] for i in pos))
@@ -393,7 +393,9 @@ class SplitPredictor:
         # like 注); 經 against 注 is the classifier's alone
         emis = np.log(np.clip(proba[:, cols], 1e-12, None))
         emis += float(self.quote_weight) * self._quote_emissions(text, spans)
-        emis += self._lm_emissions(text, spans)
+        lm = self._lm_emissions(text, spans)
+        if lm is not None:
+            emis += lm
         if "SHU" in self.layers:
             crf = self._crf_labels(text)
             shu = np.array([sum(1 for i in range(a, b) if crf[i] == "SHU") / max(b - a, 1) for a, b in spans])
