@@ -1111,3 +1111,25 @@ def test_after_two_parties_both_act_and_no_one_name_covers_them(extractor):
     bows = [a for a in run.all("揖") if a.facing == "北面" or "及物" in run.raw[a.start:a.end]]
     assert bows and all(a.actor is None for a in bows)  # 主人為下射，皆當其物，北面揖，及物揖
     assert xh(extractor, "05", 497).get("授").actor == "後者"
+
+
+# ---------------------------------------------------------------------------------------------
+# participants written side by side: one group, also where the 斷句 cut the list (its 、 lost)
+# ---------------------------------------------------------------------------------------------
+def test_names_side_by_side_are_one_group(extractor):
+    check(xh(extractor, "07", 592).get("設"), actor="司宮士")  # 司宮士奉豐…坐設于西楹西
+    check(xh(extractor, "05", 330).get("降"), actor="弟子")  # 弟子相工: 相 leads, not a second name
+    check(xh(extractor, "15", 383).get("拜"), actor="嗣")  # 嗣舉奠: the son lifts the cup
+
+
+def test_unpunctuated_list_cut_by_the_duanju_is_rejoined(extractor):
+    text = "三耦卒飲賓主人大夫不勝則不執弓"  # 05 鄉射禮 (四庫本), the 、 of 賓、主人、大夫 never written
+    r = run_on(extractor, text, text, clauses=["三耦卒飲", "賓", "主人大夫不勝", "則不執弓"])
+    check(r.get("執"), actor="賓主人大夫", negated=True)
+    text = "主人受爵降奠于篚復位大師及少師上工皆降立于鼓北群工陪于後"  # 07 大射
+    r = run_on(extractor, text, text, clauses=["主人受爵降奠于篚", "復位", "大師及少師", "上工皆降", "立于鼓北", "群工陪于後"])
+    check(r.get("降", 1), actor="大師及少師上工")
+    check(r.get("立"), actor="大師及少師上工")
+    text = "西階上獻眾賓眾賓之長升拜受者三人"  # 05: the one presented to is not listed with who climbs
+    r = run_on(extractor, text, text, clauses=["西階上獻眾賓", "眾賓之長升拜受者三人"])
+    check(r.get("升"), actor="眾賓之長")

@@ -317,8 +317,26 @@ class _Walk:
                     self.toks[j - 1].text in self.voc.ranks and self.toks[j].text in self.voc.ranks)
                     or (self.toks[j].text.endswith(self.voc.zhe) and ACTOR in self.kinds(j - 1))):
                 j += 1  # 諸公卿大夫: ranks written together are one group; 宗婦贊薦者: one name
+            elif ACTOR in self.kinds(j) and ACTOR in self.kinds(j - 1) and self._joined_unmarked(j):
+                j += 1  # 賓主人大夫不勝 (a 賓、主人、大夫 whose marks are lost): one group
             else:
                 return j
+
+    def _joined_unmarked(self, j: int) -> bool:
+        """Is the participant at ``j``, written right after another, listed with it rather than
+        naming where it stands (主人介右答拜: at the 介's right) or whose thing follows (賓主人之北)?"""
+        if self.toks[j].text == self.toks[j - 1].text:
+            return False  # 速賓賓朝服: the one fetched, then the same one acts
+        k = j - 1
+        while self.kinds(k) & {ACTOR, AND}:
+            k -= 1
+        if self.kinds(k) & {VERB, OTHERV}:
+            return False  # 獻眾賓眾賓之長升: the one presented to is not listed with who climbs
+        if self.toks[j].text == self.voc.xiang and ACTOR in self.kinds(j + 1):
+            return False  # 弟子相工: 相 "to lead" the musicians
+        if self.toks[j].text in self.voc.verb_titles:
+            return False  # 嗣舉奠: the son lifts the cup, not a 舉奠 beside him
+        return not self.kinds(j + 1) & {ZHI, DIR, LOCATION}
 
     def _actor(self, i: int) -> int:
         if self.toks[i].text in self.voc.verb_titles and (

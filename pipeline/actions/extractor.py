@@ -88,7 +88,7 @@ from typing import Callable, Iterable, Optional
 from pipeline.actions.clause import ClauseAnalyser, Draft, Piece, Span
 from pipeline.actions.normal import default_normalise
 from pipeline.actions.tokens import tokenize
-from pipeline.actions.vocabulary import CLAUSE_MARKS, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, Vocabulary
+from pipeline.actions.vocabulary import ACTOR, CLAUSE_MARKS, OTHERV, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, VERB, Vocabulary
 from pipeline.nlp.lexicon import Lexicon
 from pipeline.records import Action
 from pipeline.text.view import TextView
@@ -271,6 +271,8 @@ class _Run:
         for s, e in sorted(p.clauses) or [(0, len(text))]:
             clauses.extend(split_marks(text, s, e, CLAUSE_MARKS))
         punctuated = any(ch in CLAUSE_MARKS for ch in text)
+        if not punctuated:
+            clauses = self._join_listed(text, clauses)
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
         for at, (cs, ce) in enumerate(clauses):
@@ -307,6 +309,23 @@ class _Run:
                         said_until = max(said_until, sent[1])
                     said_until = max(said_until, ce)
         self.flush_pending()
+
+    def _join_listed(self, text: str, clauses: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Clauses of unpunctuated text rejoined where the 斷句 cut a list of participants whose 、
+        is lost (賓|主人與大夫皆未降, 大師及少師|上工皆降): two different names side by side are one group."""
+        out: list[tuple[int, int]] = []
+        for cs, ce in clauses:
+            if out:
+                ps, pe = out[-1]
+                before = tokenize(text, ps, pe, self.voc)
+                after = tokenize(text, cs, ce, self.voc)
+                if before and after and pe == cs and ACTOR in before[-1].kinds and ACTOR in after[0].kinds \
+                        and before[-1].text != after[0].text \
+                        and (len(before) == 1 or not before[-2].kinds & {VERB, OTHERV}):  # not 獻眾賓|眾賓之長升
+                    out[-1] = (ps, ce)
+                    continue
+            out.append((cs, ce))
+        return out
 
     def _two_parties(self, sentence: tuple[int, int]) -> bool:
         """Were two parties acting separately in this sentence, or in the one before in this
