@@ -1133,3 +1133,15 @@ def test_unpunctuated_list_cut_by_the_duanju_is_rejoined(extractor):
     text = "西階上獻眾賓眾賓之長升拜受者三人"  # 05: the one presented to is not listed with who climbs
     r = run_on(extractor, text, text, clauses=["西階上獻眾賓", "眾賓之長升拜受者三人"])
     check(r.get("升"), actor="眾賓之長")
+
+
+def test_unpunctuated_unquoted_speech_runs_on_while_someone_speaks(extractor):
+    text = "主人對曰某子命某見吾子有辱請吾子之就家也某將走見"  # 03 士相見禮, marks stripped
+    r = run_on(extractor, text, text, clauses=["主人對曰", "某子命某見", "吾子有辱", "請吾子之就家也", "某將走見"])
+    assert [a.verb for a in r.actions] == ["對"]  # 請, 見 are said, not done
+    text = "公曰以我安賓諸公卿大夫皆對曰諾敢不安"  # 07 大射: the speech stops where the lords answer
+    passage = Passage.from_raw(text)
+    passage.clauses = clause_ranges(passage.view.text, ["公曰", "以我安賓", "諸公卿大夫皆對曰", "諾敢不安"], extractor)
+    passage.sentences = [(0, passage.clauses[2][0]), (passage.clauses[2][0], len(passage.view.text))]  # as the 斷句 cuts
+    r = Run(text, extractor.extract([passage]))
+    check(r.get("對"), actor="諸公卿大夫")

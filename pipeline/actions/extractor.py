@@ -272,7 +272,7 @@ class _Run:
             clauses.extend(split_marks(text, s, e, CLAUSE_MARKS))
         punctuated = any(ch in CLAUSE_MARKS for ch in text)
         if not punctuated:
-            clauses = self._join_listed(text, clauses)
+            clauses = self._join_listed(text, clauses, sentences)
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
         for at, (cs, ce) in enumerate(clauses):
@@ -308,18 +308,46 @@ class _Run:
                         sent = sentences[sent_index] if sent_index < len(sentences) else (cs, ce)
                         said_until = max(said_until, sent[1])
                     said_until = max(said_until, ce)
+                    if not punctuated:
+                        said_until = self._speech_goes_on(text, clauses, said_until)
         self.flush_pending()
 
-    def _join_listed(self, text: str, clauses: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    def _speech_goes_on(self, text: str, clauses: list[tuple[int, int]], said_until: int) -> int:
+        """Where unquoted speech of unpunctuated text ends: the 斷句 cuts speech like narrative, so it
+        runs on over the next clauses while they speak in the first or second person (某, 吾子, 敢,
+        也 …; one clause without such a word is let through if the next has one), and stops at a
+        clause that opens with a participant (公曰以我安賓|諸公卿大夫皆對曰諾)."""
+        rest = [(s, e) for s, e in clauses if s >= said_until]
+
+        def opens_unnamed(k: int) -> bool:
+            tokens = tokenize(text, *rest[k], self.voc) if k < len(rest) else []
+            return bool(tokens) and ACTOR not in tokens[0].kinds
+
+        def speaks(k: int) -> bool:
+            return opens_unnamed(k) and any(ch in _SPEECH_WORDS for ch in text[rest[k][0]:rest[k][1]])
+
+        k = 0
+        while k < len(rest):
+            if speaks(k):
+                k += 1
+            elif opens_unnamed(k) and speaks(k + 1):
+                k += 2
+            else:
+                break
+        return rest[k - 1][1] if k else said_until
+
+    def _join_listed(self, text: str, clauses: list[Span], sentences: list[Span]) -> list[Span]:
         """Clauses of unpunctuated text rejoined where the 斷句 cut a list of participants whose 、
-        is lost (賓|主人與大夫皆未降, 大師及少師|上工皆降): two different names side by side are one group."""
+        is lost (賓|主人與大夫皆未降, 大師及少師|上工皆降): two different names side by side are one
+        group. Not across a sentence end (公曰以我安賓。諸公卿大夫皆對: the one spoken of, then who answers)."""
+        starts = {s for s, _ in sentences}
         out: list[tuple[int, int]] = []
         for cs, ce in clauses:
             if out:
                 ps, pe = out[-1]
                 before = tokenize(text, ps, pe, self.voc)
                 after = tokenize(text, cs, ce, self.voc)
-                if before and after and pe == cs and ACTOR in before[-1].kinds and ACTOR in after[0].kinds \
+                if before and after and pe == cs and cs not in starts and ACTOR in before[-1].kinds and ACTOR in after[0].kinds \
                         and before[-1].text != after[0].text \
                         and (len(before) == 1 or not before[-2].kinds & {VERB, OTHERV}):  # not 獻眾賓|眾賓之長升
                     out[-1] = (ps, ce)
@@ -574,6 +602,7 @@ _THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
 _THEN = "则則"
+_SPEECH_WORDS = set("某吾予余爾敢也矣乎哉寡")  # words of someone speaking: 某也願見, 吾子, 敢辭
 _ONCE = "既"
 #: a clause in which someone treats an unnamed person (之): 賜之爵, 降送之, 請見之, 為之興. A 則 clause
 #: right after it is that person's answer, whose actor the passage does not name (士相見禮)
