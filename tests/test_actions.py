@@ -1145,3 +1145,11 @@ def test_unpunctuated_unquoted_speech_runs_on_while_someone_speaks(extractor):
     passage.sentences = [(0, passage.clauses[2][0]), (passage.clauses[2][0], len(passage.view.text))]  # as the 斷句 cuts
     r = Run(text, extractor.extract([passage]))
     check(r.get("對"), actor="諸公卿大夫")
+
+
+def test_jie_after_two_parties_standing_apart_names_no_one(extractor):
+    # 05 鄉射禮: 賓堂西，主人堂東，皆釋弓矢，襲，及階揖，升堂揖，就席。
+    r = xh(extractor, "05", 675)
+    for verb in ("釋", "襲", "揖", "升", "就"):
+        check(r.get(verb), actor=None)
+    check(xh(extractor, "05", 392).get("袒"), actor="司馬")  # 司馬適堂西，不決、遂，袒執弓: one, named

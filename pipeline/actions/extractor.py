@@ -504,6 +504,10 @@ class _Run:
         if subject:
             return subject, False
         if pending is not None and pending.written and pending.actor:
+            if d.all_marker and self._two_parties(sentence):
+                # 賓堂西，主人堂東，皆釋弓矢，襲: both, where each stood; what they do next stays theirs
+                self.current, self.pending, self.unnamed = None, None, True
+                return None, True
             return pending.actor, False
         if d.finishes:
             for e in reversed(self.emitted[self.history_start:]):
