@@ -1153,3 +1153,9 @@ def test_jie_after_two_parties_standing_apart_names_no_one(extractor):
     for verb in ("釋", "襲", "揖", "升", "就"):
         check(r.get(verb), actor=None)
     check(xh(extractor, "05", 392).get("袒"), actor="司馬")  # 司馬適堂西，不決、遂，袒執弓: one, named
+
+
+def test_zu_of_an_event_marks_the_time_zu_of_ones_handling_is_the_next_named(extractor):
+    check(xh(extractor, "15", 182).get("卒"), actor=None)  # 卒祝，主人再拜稽首: the 祝 prayed
+    check(xh(extractor, "05", 534).get("卒"), actor=None)  # 卒射，釋獲者遂以所執餘獲…
+    check(xh(extractor, "04", 72).get("卒"), actor="主人")  # 卒洗，主人壹揖、壹讓，升

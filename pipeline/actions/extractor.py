@@ -438,7 +438,8 @@ class _Run:
             emitted = _Emitted(act, self.key(actor), self.key(target), d.lemma, sentence)
             self.emitted.append(emitted)
             if actor is None and self.current is None and not d.response and not self.unnamed:
-                self.unresolved.append(emitted)
+                if not _marks_time(act):
+                    self.unresolved.append(emitted)
             elif (actor is not None and not inferred and not d.response and self.unresolved
                   and (self.unresolved[0].sentence == sentence or (
                       self.unresolved_not is not None and self.key(actor) != self.unresolved_not))):
@@ -632,6 +633,12 @@ def _rite_name(text: str, sentences) -> int:
 def _waiting(text: str, verb_at: int) -> bool:
     """Is the 立 at ``verb_at`` 疑立, standing still while the other acts?"""
     return verb_at > 0 and text[verb_at - 1] == "疑"
+
+
+def _marks_time(action: Action) -> bool:
+    """Is this subjectless 卒 an event that ended (卒射，釋獲者…, 卒歌, 卒祝，主人再拜), whose doers
+    are not the one named next, rather than one's own handling finished (卒洗，主人壹揖, 卒觶)?"""
+    return action.verb == "卒" and action.object in (None, "射")
 
 
 def _answers(action: Action) -> bool:
