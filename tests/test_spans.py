@@ -9,7 +9,7 @@ def spans(processor, text: str, label: str, layer: str = "JING") -> list[str]:
 
 def test_numbers_and_attributes_join_the_thing(processor):
     """05 p345, 05 p518, 05 p585, 07 p199: the count and the attribute make one thing."""
-    assert spans(processor, "三耦皆執弓，搢三而挾一个。", "OBJECT") == ["弓", "一个"]
+    assert spans(processor, "三耦皆執弓，搢三而挾一个。", "OBJECT") == ["弓", "三", "一个"]  # 三: the arrows
     assert spans(processor, "釋獲者坐取中之八算，改實八算于中，興，執而俟。", "OBJECT") == ["中之八算", "八算"]
     assert spans(processor, "不勝者皆襲，說決拾，郤左手，右加弛弓于其上。", "OBJECT") == ["決拾", "弛弓"]
     assert spans(processor, "賓進，受虛觶，降，奠于篚，易觶，興洗。", "OBJECT")[0] == "虛觶"
@@ -158,3 +158,62 @@ def test_chang_before_a_measure_is_a_length(processor):
     """05 p987 (記) 楅，長如笴: a length, not 長 the eldest; 05 p818 長受酬: the eldest."""
     assert spans(processor, "楅，長如笴，博三寸。", "ACTOR") == []
     assert spans(processor, "長受酬，酬者不拜，乃飲。", "ACTOR")[0] == "長"
+
+
+def test_the_archers_gear_taken_off_and_taking_in_turn(processor):
+    """05 p724 說決、拾 takes the gear off (things), 07 p320 袒、決、遂 puts it on (acts); 05 p999
+    拾取矢 is "takes in turn"."""
+    assert spans(processor, "司射乃適堂西，釋弓，去扑，說決、拾、襲，反位。", "OBJECT") == ["弓", "扑", "決", "拾"]
+    assert "決" not in spans(processor, "司射適次，袒、決、遂，執弓，挾乘矢於弓外，見鏃於弣，右巨指鉤弦。", "OBJECT")
+    assert spans(processor, "取誘射之矢者，既拾取矢，而后兼誘射之乘矢而取之。", "OBJECT") == ["矢", "矢", "乘矢"]
+
+
+def test_things_used_honoured_hit_or_measured(processor):
+    """07 p424 以弓為畢 uses the bow; 05 p859 不崇酒 honours no wine; 05 p521 若中 "if it hits";
+    05 p959 容弓 is a width; 05 p348 所設中 is the holder set out."""
+    assert spans(processor, "司馬正東面以弓為畢。", "OBJECT") == ["弓"]
+    assert spans(processor, "賓酢主人，主人不崇酒，不拜眾賓。", "OBJECT") == []
+    assert spans(processor, "若中，則釋獲者坐而釋獲，每一个釋一算。", "OBJECT") == ["一算"]
+    assert spans(processor, "射自楹間，物長如笴，其間容弓，距隨長武。", "OBJECT") == []
+    assert spans(processor, "君國中射，則皮樹中，以翿旌獲，白羽與朱羽糅；", "OBJECT") == ["皮樹中", "翿旌"]
+
+
+def test_things_and_participants_without_their_noun(processor):
+    """05 p345 搢三 (arrows), 05 p574 委其餘 (the rest), 04 p345 使人, 07 p419 負侯 heading a clause."""
+    assert spans(processor, "降復位，坐，兼斂算，實八算于中，委其餘于中西，興，共而俟。", "OBJECT") == ["算", "八算", "餘"]
+    assert spans(processor, "若有諸公、大夫，則使人受俎，如賓禮。", "ACTOR") == ["諸公", "大夫", "人"]
+    assert spans(processor, "負侯許諾，如初去侯，皆執旌以負其侯而俟。", "ACTOR") == ["負侯"]
+
+
+def test_the_archers_tent_and_places_led_by_qi_suoshe_or_reaching(processor):
+    """07 p320 適次, 07 p470 于次中; 05 p525 由其階, 05 p348 所設中之西南, 05 p479 及楅揖, 07 p387 至乏;
+    05 p429 由其位南進 (南 goes with 進) against 05 p207 大夫之右拜送."""
+    assert spans(processor, "司射適次，袒、決、遂，執弓，挾乘矢於弓外，見鏃於弣，右巨指鉤弦。", "LOCATION")[0] == "次"
+    assert spans(processor, "後者遂取誘射之矢，兼乘矢而取之，以授有司于次中。", "LOCATION") == ["次中"]
+    assert spans(processor, "賓、主人、大夫揖，皆由其階降，揖。", "LOCATION") == ["其階"]
+    assert spans(processor, "司射先立于所設中之西南，東面。", "LOCATION") == ["所設中之西南"]
+    assert spans(processor, "司射反位，上耦揖進，當楅北面揖，及楅揖。", "LOCATION")[-1] == "楅"
+    assert spans(processor, "負侯皆許諾，以宮趨，直西，及乏南，又諾以商，至乏，聲止。", "LOCATION") == ["乏南", "乏"]
+    assert "其位" in spans(processor, "袒，執弓，由其位南進，與司射交于階前，相左，升自西階。", "LOCATION")
+    assert spans(processor, "主人大夫之右拜送。", "LOCATION") == ["大夫之右"]
+
+
+def test_one_place_or_participant_written_with_zhi(processor):
+    """07 p43 大侯之乏東北, 07 p541 反司正之位, 07 p250 大夫卒受者 (GUIDE 3.4)."""
+    assert spans(processor, "又尊于大侯之乏東北，兩壺獻酒。", "LOCATION") == ["大侯之乏東北"]
+    assert spans(processor, "大射正退，反司正之位。", "LOCATION") == ["司正之位"]
+    assert spans(processor, "大夫卒受者以虛觶降，奠于篚。", "ACTOR") == ["大夫卒受者"]
+
+
+def test_one_is_inside_the_thing_and_a_jointed_list_is_an_inventory(processor):
+    """07 p25 一建鼓 (GUIDE 2: the numeral is inside); 05 p1024 折脊、脅、肺 lists the 俎's contents."""
+    assert spans(processor, "一建鼓在其南，東鼓。", "OBJECT") == ["一建鼓"]
+    assert spans(processor, "獲者之俎，折脊、脅、肺、臑。", "OBJECT") == ["俎"]
+
+
+def test_lexicon_words_of_the_archery_and_drinking(processor):
+    """04 p348 說屨, 05 p1033 矢束, 07 p338 北階; non-terms 04 p354 無算爵, 04 p23 羹定."""
+    assert spans(processor, "說屨，揖讓如初，升，坐。", "OBJECT") == ["屨"]
+    assert spans(processor, "大夫說矢束，坐說之。", "OBJECT") == ["矢束"]
+    assert spans(processor, "卒畫，自北階下。", "LOCATION") == ["北階"]
+    assert spans(processor, "無算爵。", "OBJECT") == spans(processor, "羹定。", "OBJECT") == []

@@ -4,20 +4,26 @@ The lexicon ruler marks terms one by one; the gold marks phrases and readings th
 words around a term. Each rule here is one construction a reader of the 儀禮 would name:
 
 - nothing inside quoted speech 「…」 is marked; a participant named in a comparison (如賓禮) is none;
-- a number or an attribute before a thing is part of it (二勺, 一个, 八算, 弛弓, 眾弓, 餘獲, 右獲);
+- a number or an attribute before a thing is part of it (二勺, 一个, 一建鼓, 八算, 弛弓, 眾弓, 餘獲, 右獲);
   獲 "the tallies" is a thing only with such a determiner (釋獲 is the act); the determiner 其 stays
   outside (執其薦 → 薦);
-- a thing is no OBJECT where it names the purpose of a bow (不拜既爵, 拜崇酒), is only looked at
-  (視矦中), counted for each (每一个), defined (二算為純), or where 決 / 遂 / 拾 are the acts of
-  putting on the archer's gear (袒、決、遂);
-- a thing after 于 / 諸 is the place (加二勺于兩壺, 兼諸弣); a participant, place or thing followed
-  by a direction is a place (賓南, 阼階下之東南, 大夫之右), a measure goes with it (堂前三笴), and a
-  bare direction after 于 / 在 / 自 / 適 is one (上射於右, 在西);
-- the hands are places only after 于 (實于左手; 右手取肺 is manner), 序 alone only after a place word
-  (序進 is "in order"), nothing is a place after 盡 (盡階);
-- X之Y is one thing (豐上之觶, 中之八算) or one participant (勝者之弟子, 大夫之耦), and a verb or
-  thing before 者 names a participant (媵爵者, 沃洗者); 相 alone is the assistant only after a
-  number or 作 (一相, 作相), elsewhere "mutually" or "to assist".
+- a thing is no OBJECT where it names the purpose of a bow (不拜既爵, 拜崇酒) or the wine honoured
+  (不崇酒), is only looked at (視矦中), counted for each (每一个), defined (二算為純; 以弓為畢 uses
+  it), a capacity (容弓), where 決 / 遂 / 拾 are the acts of putting on the archer's gear (袒、決、遂;
+  說決、拾 takes it off), 拾 is "in turn" (拾取矢), or 中 is "to hit" or "middle" (若中, 中等: the
+  tally holder is the thing set out, taken or put into);
+- things and participants written without their noun: 搢三 (three arrows), 委其餘于 (the rest),
+  使人 (the one sent), 負侯 heading a clause (the target holder; 執旌負侯 is the act);
+- a thing after 于 / 諸, or after 及 / 至 "reaching", is the place (加二勺于兩壺, 兼諸弣, 及楅揖); a
+  participant, place or thing followed by a direction is a place (賓南, 阼階下之東南, 大夫之右), unless
+  the direction goes with a verb (由其位南進), a measure goes with it (堂前三笴), a leading 其 or 所設
+  is inside it (由其階, 立于所設中之西南), and a bare direction after 于 / 在 / 自 / 適 is one (上射於右);
+- the hands are places only after 于 (實于左手; 右手取肺 is manner), 序 and 次 alone only after a
+  place word (序進 is "in order"; 適次 the archers' tent), nothing is a place after 盡 (盡階);
+- X之Y is one thing (豐上之觶, 中之八算), one participant (勝者之弟子, 大夫之耦) or one place (大侯之乏東北,
+  反司正之位), and a verb or thing before 者 names a participant (媵爵者, 沃洗者), with the participant
+  heading the clause before it (大夫卒受者); 相 alone is the assistant only after a number or 作
+  (一相, 作相), elsewhere "mutually" or "to assist".
 
 Every rule works on the normalised view (simplified forms), so the traditional and the simplified
 texts get the same spans; clause boundaries come from the passage's clauses, so it also holds for
@@ -35,22 +41,25 @@ Span = tuple[int, int, str]
 
 #: classes of characters (any one of them), as written in the traditional text
 _CHAR_CLASSES: dict[str, str] = {
-    "numerals": "一二三四五六七八九十兩", "counted_one_by_one": "个算",
+    "numerals": "一二三四五六七八九十兩",
     "handling": "執取受授撫挼贊實奠酌徹設加祭食", "verb_nouns": "奠祭舉薦筮", "verb_noun_after": "于以乃、",
     "service": "俎豆籩薦敦", "giving": "授受獻酬酢致送", "laid": "席筵",
-    "attributes": "餘賢虛弛眾重", "tally_determiners": "左右餘賢", "bow_purpose": "既崇",
-    "gear": "決遂拾", "gear_before": "不袒襲、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
+    "attributes": "餘賢虛弛眾重", "tally_determiners": "左右餘賢",
+    "gear": "決遂拾", "gear_before": "不袒襲", "gear_list": "決遂拾、", "in_turn_before": "取發",
+    "holder_before": "設退奉執取與及、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
     "measures": "步笴等尺丈寸", "assistant_before": "一二三四作", "facing_after": "面上",
-    "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及",
+    "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折",
 }
 #: single words
 _WORDS: dict[str, str] = {
-    "one": "一", "tally": "獲", "each": "每", "defined": "為", "looked": "視", "bow": "拜", "in_order": "序",
+    "tally": "獲", "each": "每", "defined": "為", "looked": "視", "bow": "拜",
     "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮", "jar": "尊", "eldest": "長",
+    "in_belt": "搢", "rest": "餘", "send": "使", "person": "人", "target": "侯", "bear": "負", "command": "命",
+    "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容",
 }
 #: sets of words
-_WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winners": ("勝者", "不勝者"),
+_WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winners": ("勝者", "不勝者"), "only_after_place_words": ("序", "次"),
                                           "persons_counted": ("一人", "二人", "三人", "四人")}
 
 
@@ -132,9 +141,19 @@ def _quoted(p: _Passage, spans: list[Span]) -> list[Span]:
     return [sp for sp in spans if not any(inside[sp[0]:sp[1]])]
 
 
+def _gear_put_on(p: _Passage, s: int) -> bool:
+    """Is the 決 / 遂 / 拾 at ``s`` the act of putting on the gear (袒、決、遂; 不決、遂)? The list it
+    stands in is read back to its head: after a verb that handles it (說決、拾; 受決、拾) it is the thing."""
+    c, t = _chars(), p.text
+    while s > 0 and t[s - 1] in c["gear_list"] and s not in p.bounds:
+        s -= 1
+    return p.boundary_before(s) or p.before(s) in c["gear_before"]
+
+
 def _dropped(p: _Passage, spans: list[Span]) -> list[Span]:
     """Spans that name no participant, thing or place in their construction."""
     c, t = _chars(), p.text
+    verb_ends = {e for _s, e, label in spans if label == "VERB"}
     out: list[Span] = []
     for s, e, label in spans:
         word = t[s:e]
@@ -144,19 +163,26 @@ def _dropped(p: _Passage, spans: list[Span]) -> list[Span]:
             if word == c["assistant"] and p.before(s) not in c["assistant_before"]:
                 continue  # 相左, 相揖, 右手相: "mutually", "to assist"
         elif label == "OBJECT":
-            if p.before(s) == c["bow"] or (p.before(s) in c["bow_purpose"] and p.before(s - 1) == c["bow"]):
-                continue  # 不拜既爵, 拜崇酒: the purpose of the bow
-            if word in c["gear"] and (p.boundary_before(s) or p.before(s) in c["gear_before"]):
+            if p.before(s) in (c["bow"], c["honour"]) or (p.before(s) == c["finished"] and p.before(s - 1) == c["bow"]):
+                continue  # 不拜既爵, 拜崇酒, 不崇酒: the purpose of the bow, the wine honoured
+            if word in c["gear"] and _gear_put_on(p, s):
                 continue  # 袒、決、遂: the acts of putting on the gear
-            if t[e:e + 1] == c["defined"]:
-                continue  # 二算為純: a definition, nothing handled
+            if word == c["in_turn"] and t[e:e + 1] in c["in_turn_before"]:
+                continue  # 拾取矢, 拾發: "in turn"
+            if word == c["holder"] and s not in verb_ends and p.before(s) not in c["holder_before"] \
+                    and p.before(s) not in c["place_prep"]:
+                continue  # 若中, 中三侯, 中等, 其中: "to hit", "middle"; the holder is set out, taken, put into
+            if t[e:e + 1] == c["defined"] and p.before(s) != c["using"]:
+                continue  # 二算為純: a definition, nothing handled (以弓為畢 uses the bow)
+            if p.before(s) == c["holds_room_for"]:
+                continue  # 容弓, 容八算: a width or a capacity
             if c["each"] in p.before(s, 2):
                 continue  # 每一个: for each arrow
         elif label == "LOCATION":
             if word in c["hands"] and p.before(s) not in c["place_prep"]:
                 continue  # 右手取肺: manner
-            if word == c["in_order"] and p.before(s) not in c["place_words"]:
-                continue  # 序進: in order
+            if word in c["only_after_place_words"] and p.before(s) not in c["place_words"]:
+                continue  # 序進 "in order", 次 "next": the wall and the archers' tent only after 于, 適, 出 …
             if p.before(s) == c["to_the_end"]:
                 continue  # 盡階
         out.append((s, e, label))
@@ -200,8 +226,8 @@ def _things(p: _Passage, spans: list[Span]) -> list[Span]:
             n = s
             while n > 0 and not cov[n - 1] and t[n - 1] in c["numerals"]:
                 n -= 1
-            if n < s and c["each"] not in p.before(n) and (t[n:s] != c["one"] or t[s:e] in c["counted_one_by_one"]):
-                s = n  # 二勺, 兩壺, 八算; 一 only for what is counted one by one: 一个, 一算
+            if n < s and c["each"] not in p.before(n):
+                s = n  # 二勺, 兩壺, 八算, 一个, 一建鼓 (GUIDE 2: the numeral is inside)
         out.append((s, e, label))
     return out
 
@@ -237,7 +263,7 @@ def _compounds(p: _Passage, spans: list[Span], acts: frozenset = frozenset()) ->
     for s, e, label in staged:
         last = out[-1] if out else None
         if last is not None and last[1] == s and label == "OBJECT" and s not in p.bounds:
-            if last[2] == "OBJECT":
+            if last[2] == "OBJECT" and t[s:e] != c["tally"]:  # 以旌獲: 獲 is the act (see _things)
                 out[-1] = (last[0], e, "OBJECT")  # 牲鼎, 菹醢
                 continue
             if (last[2] == "ACTOR" and t[s:e] in c["service"]
@@ -255,13 +281,16 @@ def _places(p: _Passage, spans: list[Span]) -> list[Span]:
     于/諸, a bare direction after 于/在/自/適."""
     c, t = _chars(), p.text
     cov = _covered(t, spans)
+    verb_starts = {s for s, _e, label in spans if label == "VERB"}
+    thing_ends = {e for _s, e, label in spans if label == "OBJECT"}
 
-    def direction_at(i: int) -> int:
-        """End of an uncovered direction (1–2 characters) at ``i`` that is no facing or order."""
+    def direction_at(i: int, linked: bool = False) -> int:
+        """End of an uncovered direction (1–2 characters) at ``i`` that is no facing or order, nor,
+        unless 之 links it (大夫之右拜送), the way a move goes (由其位南進: 南 goes with 進)."""
         k = i
         while k < len(t) and k - i < 2 and not cov[k] and t[k] in c["directions"]:
             k += 1
-        if k == i or (k < len(t) and t[k] in c["facing_after"]):
+        if k == i or (k < len(t) and (t[k] in c["facing_after"] or (k in verb_starts and not linked))):
             return i
         return k
 
@@ -269,9 +298,11 @@ def _places(p: _Passage, spans: list[Span]) -> list[Span]:
     for s, e, label in spans:
         if label == "OBJECT" and p.before(s) in c["place_prep"]:
             label = "LOCATION"  # 加二勺于兩壺, 兼諸弣
+        if label == "OBJECT" and p.before(s) in c["reaching"] and s - 1 not in thing_ends:
+            label = "LOCATION"  # 及楅揖, 至乏: "reaching" (弓矢及楅 joins two things)
         if label in ("ACTOR", "LOCATION", "OBJECT"):
             linked = t[e:e + 1] == c["of"] and not cov[e]
-            k = direction_at(e + 1 if linked else e)
+            k = direction_at(e + 1 if linked else e, linked)
             if k > e + linked and (linked or label == "LOCATION" or p.before(s) in c["place_words"]):
                 cov[e:k] = b"\x01" * (k - e)
                 e, label = k, "LOCATION"  # 賓南, 阼階下之東南, 大夫之右, 其位南
@@ -282,6 +313,16 @@ def _places(p: _Passage, spans: list[Span]) -> list[Span]:
             if k > e and k < len(t) and not cov[k] and t[k] in c["measures"]:
                 cov[e:k + 1] = b"\x01" * (k + 1 - e)
                 e = k + 1  # 堂前三笴, 左个之西北三步
+            for lead in (c["its"], c["where_set"]):
+                n = len(lead)
+                if p.before(s, n) != lead:
+                    continue
+                if out and out[-1][1] == s and out[-1][2] == "VERB" and out[-1][0] >= s - n:
+                    out.pop()  # 所設: the 設 is no act of the passage
+                elif any(cov[s - n:s]):
+                    continue
+                s -= n  # 由其階, 立于所設中之西南
+                cov[s:s + n] = b"\x01" * n
         out.append((s, e, label))
     for i in _positions(t, c["bare_place_before"]):
         i += 1
@@ -307,9 +348,14 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
                 place = p.before(ls) in c["place_words"]
                 out[-1] = (ls, e, "LOCATION" if place else "OBJECT")  # 豐上之觶, 中之八算; 酌于西方之尊
                 continue
+            if label == "LOCATION" and (ll == "LOCATION" or (ll == "ACTOR" and p.before(ls) in c["place_words"])):
+                out[-1] = (ls, e, "LOCATION")  # 尊于大侯之乏東北; 設洗于獲者之尊西北, 反司正之位
+                continue
         if last is not None and last[1] == s and last[2] == "ACTOR" and label == "ACTOR" \
-                and (t[s:e] in c["winners"] or t[s:e] in c["persons_counted"]):
-            out[-1] = (last[0], e, "ACTOR")  # 眾賓勝者, 笙一人
+                and (t[s:e] in c["winners"] or t[s:e] in c["persons_counted"]
+                     or (e - s > 2 and t[e - 1] == c["one_who"] and p.boundary_before(last[0])
+                         and not (len(out) > 1 and out[-2][1] == last[0]))):
+            out[-1] = (last[0], e, "ACTOR")  # 眾賓勝者, 笙一人; 大夫卒受者 heading its clause (GUIDE 3.4)
             continue
         if (label == "OBJECT" and e - s <= 2 and t[e:e + 1] == c["one_who"] and last is not None
                 and last[2] == "VERB" and last[1] == s and last[1] - last[0] == 1):
@@ -366,10 +412,36 @@ def _placed(p: _Passage, spans: list[Span]) -> list[Span]:
     return sorted(out)
 
 
+def _unnamed(p: _Passage, spans: list[Span]) -> list[Span]:
+    """Things and participants written without their noun: the count of arrows put in the belt
+    (搢三而挾一个: 三 are arrows), the rest of the tallies put down (委其餘于中西: 餘, 其 outside),
+    the one sent (使人受俎: 人), the holder of the target heading a clause or commanded (負侯許諾,
+    命負侯; 執旌負侯 is the act)."""
+    c, t = _chars(), p.text
+    cov = _covered(t, spans)
+    out = list(spans)
+    verb_ends = {e for _s, e, label in spans if label == "VERB"}
+    for i in _positions(t, c["numerals"]):
+        if i in verb_ends and t[i - 1] == c["in_belt"] and not cov[i] and (p.boundary_at(i + 1) or t[i + 1] in c["then_holds"]):
+            out.append((i, i + 1, "OBJECT"))  # 搢三挾一个, 搢三而挾一个
+    for i in _positions(t, c["rest"]):
+        if p.before(i) == c["its"] and not cov[i] and t[i + 1:i + 2] in c["place_prep"]:
+            out.append((i, i + 1, "OBJECT"))  # 委其餘于中西
+    for i in _positions(t, c["send"]):
+        if t[i + 1:i + 2] == c["person"] and not cov[i + 1]:
+            out.append((i + 1, i + 2, "ACTOR"))  # 使人受俎
+    targets = {s: (s, e) for s, e, label in spans if label == "OBJECT" and t[s:e] == c["target"]}
+    for i in _positions(t, c["bear"]):
+        if i + 1 in targets and not cov[i] and (p.boundary_before(i) or p.before(i) == c["command"]):
+            out.remove((*targets[i + 1], "OBJECT"))
+            out.append((i, targets[i + 1][1], "ACTOR"))  # 負侯許諾
+    return sorted(out)
+
+
 #: the rules in the order they run: removals first, then the spans grown, added or relabelled, and
 #: quoted speech last (a place added after 于 inside a quote is no span either)
 RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (
-    _dropped, _lengths, _jars_set_out, _looked_at, _things, _placed, _places, _phrases, _quoted)
+    _dropped, _lengths, _jars_set_out, _looked_at, _things, _placed, _unnamed, _places, _phrases, _quoted)
 
 
 def _from_tuples(spans: list[Span], ranges: Iterable[tuple[int, int]], label: str) -> list[Span]:
@@ -455,8 +527,9 @@ def _only_listed(t: str, lo: int, hi: int, inside: list[Span], c: dict[str, Any]
         covered[s - lo:e - lo] = b"\x01" * (e - s)
     rest = [ch for i, ch in enumerate(t[lo:hi]) if not covered[i] and not ch.isspace()]
     listed = "、" in rest or t[hi - 1:hi] in c["numerals"]  # 脊、脅、肩、肺; 膚三
-    if not (covered[:1] == b"\x01" or t[lo:lo + 1] in c["numerals"]):
-        return False  # 說決、拾; 儐之束帛、乘馬: a verb opens the clause, its things are handled
+    if not (covered[:1] == b"\x01" or t[lo:lo + 1] in c["numerals"]
+            or (t[lo:lo + 1] in c["jointed"] and covered[1:2] == b"\x01")):
+        return False  # 說決、拾; 儐之束帛、乘馬: a verb opens the clause, its things are handled (折脊、脅 is a list)
     return listed and hi - lo <= 12 and sum(ch != "、" and ch not in c["numerals"] for ch in rest) <= 3
 
 
