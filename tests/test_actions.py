@@ -1159,3 +1159,11 @@ def test_zu_of_an_event_marks_the_time_zu_of_ones_handling_is_the_next_named(ext
     check(xh(extractor, "15", 182).get("卒"), actor=None)  # 卒祝，主人再拜稽首: the 祝 prayed
     check(xh(extractor, "05", 534).get("卒"), actor=None)  # 卒射，釋獲者遂以所執餘獲…
     check(xh(extractor, "04", 72).get("卒"), actor="主人")  # 卒洗，主人壹揖、壹讓，升
+
+
+def test_xiang_assisting_an_act_is_not_the_act(extractor):
+    r = xh(extractor, "04", 238)  # 薦脯醢，使人相祭。: the one sent helps with the offering
+    assert [a.verb for a in r.actions] == ["薦"]
+    r = xh(extractor, "04", 280)  # 司正立于楹間以相拜: the 司正 directs the bows, does not bow
+    assert not [a for a in r.all("拜") if a.actor == "司正"]
+    check(r.get("立"), actor="司正", location="楹間")

@@ -163,6 +163,10 @@ class _Walk:
                 continue
             if SAY in k:
                 break  # speech follows to the clause end
+            if ACTOR in k and t.text == self.voc.xiang and VERB in self.kinds(i + 1) and i > 0 \
+                    and (WITH in self.kinds(i - 1) or self.toks[i - 1].text == "人"):
+                i = self._named_not_done(i + 1)  # 以相拜, 使人相祭: 相 "to assist" the act, done by others
+                continue
             if ACTOR in k and t.text == self.voc.xiang and self.tok(i + 1) is not None \
                     and self.toks[i + 1].text in self.voc.mutual_after_xiang:
                 i += 1  # 相左, 相揖: "each other", not the 相 (the assistant)
@@ -277,6 +281,7 @@ class _Walk:
                 i = j
                 continue
             elif WITH in k and t.text == self.voc.normalise("以") and ACTOR in self.kinds(i + 1) \
+                    and self.toks[i + 1].text != self.voc.xiang \
                     and self.last is not None and VERB in self.kinds(self._actor_group_end(i + 1)):
                 j = self._actor_group_end(i + 1)  # 壹揖壹讓以賓升: the one led, the subject goes on
                 self.piece.mentions.append((self.toks[i + 1].start, self.toks[j - 1].end))
