@@ -1167,3 +1167,11 @@ def test_xiang_assisting_an_act_is_not_the_act(extractor):
     r = xh(extractor, "04", 280)  # 司正立于楹間以相拜: the 司正 directs the bows, does not bow
     assert not [a for a in r.all("拜") if a.actor == "司正"]
     check(r.get("立"), actor="司正", location="楹間")
+
+
+def test_about_to_and_turning_back_are_no_acts(extractor):
+    r = xh(extractor, "07", 513)  # 公將射，則賓降，適堂西…: the lord is about to shoot
+    assert not [a for a in r.all("射") if a.actor == "公"]
+    check(r.get("降"), actor="賓")
+    r = xh(extractor, "07", 457)  # 下射進，坐橫弓…且左還，毋周，反面揖。: 反面 'facing back'
+    assert not r.all("反") and r.all("揖")

@@ -116,8 +116,11 @@ ASSIST_WORDS = set("贊".split())
 #: verbs of treating a person (延之 bids him up, 勞之 greets him): after X延之 / X勞之 the acts
 #: without a subject are the treated one's, not X's (擯者延之曰：「升。」升成拜 → the one bidden)
 TREATING_VERBS = set("延 勞 賜".split())
-#: nouns written with a closed-list character (庭實, the gifts displayed in the court): no act
-NOUN_WORDS = "庭實".split()
+#: nouns written with a closed-list character (庭實, the gifts displayed in the court) and manners
+#: (反面揖: bows having turned to face back, no return): no act
+NOUN_WORDS = "庭實 反面".split()
+#: 將 before a verb: the act is about to be done, not done (公將射，則…; 予一人將受之)
+ABOUT_TO = "將"
 #: the hands: a place only after 于 (實于左手), manner elsewhere (尚左手, 左執爵)
 HANDS = set("左手 右手".split())
 #: 相 "each other" before these (相左, 相右, 相揖, 相拜) is an adverb, not the 相 (the assistant)
