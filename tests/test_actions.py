@@ -1175,3 +1175,12 @@ def test_about_to_and_turning_back_are_no_acts(extractor):
     check(r.get("降"), actor="賓")
     r = xh(extractor, "07", 457)  # 下射進，坐橫弓…且左還，毋周，反面揖。: 反面 'facing back'
     assert not r.all("反") and r.all("揖")
+
+
+def test_the_one_sent_off_goes_on(extractor):
+    r = xh(extractor, "15", 149)  # 宗人遣佐食及執事盥，出。
+    check(r.get("盥"), actor="佐食及執事")
+    check(r.get("出"), actor="佐食及執事")
+    r = xh(extractor, "05", 639)  # …使人執俎從之，辟設于乏南: the one made to carry, then the principal
+    check(r.get("執"), actor="人")
+    assert r.get("設").actor != "人"

@@ -76,6 +76,8 @@ class Piece:
     assist: bool = False
     #: the subject is the one made to act (使人執俎從之, 使二人舉觶): the acts are his
     causee: bool = False
+    #: the causee was sent off (遣佐食及執事盥，出): the acts after his clause are his too
+    dispatched: bool = False
     #: the subject only treats the carried actor (擯者延之曰, 王勞之): that actor goes on after it
     treats_other: bool = False
     #: the participant treated by name (天子賜侯氏以車服): he acts next
@@ -201,6 +203,7 @@ class _Walk:
             if t.text in self.voc.causatives and self.tok(i + 1) is not None and (
                     ACTOR in self.kinds(i + 1) or self.toks[i + 1].text == "人"):
                 i = self._causee(i + 1)  # 使人受俎, 使二人舉觶: the one made to act is the subject
+                self.piece.dispatched = t.text in self.voc.dispatching
                 continue
             if OTHERV in k or (AND in k and PUNCT not in k and self.kinds(i + 1) & {LOCATION, DANG}):
                 self.verb_seen = True

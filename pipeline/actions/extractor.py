@@ -465,7 +465,7 @@ class _Run:
                 self.named.append((target, sentence))
         if used_pending:
             self.pending = None
-        if (piece.assist or piece.causee) and principal is not None:
+        if (piece.assist or (piece.causee and not piece.dispatched)) and principal is not None:
             self.current = principal  # 宗人贊祭, 使人執俎從之: the principal's sequence goes on
         if subject and principal is not None and self.key(subject) != self.key(principal) \
                 and any(d.lemma == "許" for d in piece.acts) and self.requested_by(principal, len(piece.acts)):
