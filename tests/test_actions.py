@@ -1184,3 +1184,11 @@ def test_the_one_sent_off_goes_on(extractor):
     r = xh(extractor, "05", 639)  # …使人執俎從之，辟設于乏南: the one made to carry, then the principal
     check(r.get("執", 1), actor="人", object="俎")
     check(r.get("設"), actor="獲者")
+
+
+def test_a_declined_bow_is_completed_by_the_bower(extractor):
+    # 07 大射: 賓降，洗象觶，升酌膳以致，下拜，小臣正辭，升，再拜稽首。公答再拜。
+    r = xh(extractor, "07", 625)
+    assert all(a.actor == "小臣正" for a in r.all("辭"))
+    assert [a.actor for a in r.all("升")] == ["賓"] * len(r.all("升")) and len(r.all("升")) >= 3
+    assert {a.actor for a in r.all("稽首")} == {"賓"}

@@ -470,6 +470,16 @@ class _Run:
         if subject and principal is not None and self.key(subject) != self.key(principal) \
                 and any(d.lemma == "許" for d in piece.acts) and self.requested_by(principal, len(piece.acts)):
             self.current = principal  # 請射于公。公許。遂適西階上: the one who asked goes on
+        if subject and principal is not None and self.key(subject) != self.key(principal) \
+                and [d.lemma for d in piece.acts] == ["辭"] and piece.acts[0].object is None \
+                and self.bowed_before(principal, 1):
+            self.current = principal  # 下拜，小臣正辭，升，再拜稽首: the bow declined, the bower goes on
+
+    def bowed_before(self, principal: str, skip: int) -> bool:
+        """Was the act before the last ``skip`` ones a bow of ``principal``?"""
+        at = len(self.emitted) - skip - 1
+        return at >= self.history_start and self.emitted[at].lemma == "拜" \
+            and self.emitted[at].actor_key == self.key(principal)
 
     def requested_by(self, principal: str, skip: int) -> bool:
         """Was the act before the last ``skip`` ones a request (請 / 告) of ``principal``?"""
