@@ -1192,3 +1192,9 @@ def test_a_declined_bow_is_completed_by_the_bower(extractor):
     assert all(a.actor == "小臣正" for a in r.all("辭"))
     assert [a.actor for a in r.all("升")] == ["賓"] * len(r.all("升")) and len(r.all("升")) >= 3
     assert {a.actor for a in r.all("稽首")} == {"賓"}
+
+
+def test_wei_only_before_the_subject(extractor):
+    r = xh(extractor, "05", 968)  # 唯賓與大夫降階，遂西取弓矢。
+    check(r.get("降"), actor="賓與大夫")
+    check(r.get("取"), actor="賓與大夫", object="弓矢")
