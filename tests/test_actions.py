@@ -1198,3 +1198,8 @@ def test_wei_only_before_the_subject(extractor):
     r = xh(extractor, "05", 968)  # 唯賓與大夫降階，遂西取弓矢。
     check(r.get("降"), actor="賓與大夫")
     check(r.get("取"), actor="賓與大夫", object="弓矢")
+
+
+def test_a_name_of_who_received_from_the_lord(extractor):
+    r = xh(extractor, "07", 798)  # 唯受于公者拜。
+    assert [(a.actor, a.verb) for a in r.actions] == [("受于公者", "拜")]

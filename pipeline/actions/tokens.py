@@ -30,6 +30,7 @@ class Token:
 
 
 _NAME_BREAKERS = {PREP, WITH, ZHI, SAY, PUNCT, AND}
+_FROM = "于於"
 
 
 def _match(text: str, i: int, end: int, voc: Vocabulary) -> int:
@@ -120,6 +121,7 @@ def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
                     "VERB" in voc.kinds.get(text[k], ()) for k in range(i + 1, j))):
                 return 0  # four characters only for VERB + thing + 者 (執膳爵者), not 升拜受者, 常為臣者
             return j + 1 - i  # 射者, 執冪者, 執膳爵者
-        if ch in CLAUSE_MARKS or voc.kinds.get(ch, set()) & _NAME_BREAKERS:
-            return 0
+        if ch in CLAUSE_MARKS or voc.kinds.get(ch, set()) & _NAME_BREAKERS and not (
+                j == i + 1 and ch in _FROM and "VERB" in first and "ACTOR" in voc.kinds.get(text[j + 1: j + 2], ())):
+            return 0  # but 受于公者: the one who received from the lord
     return 0
