@@ -217,3 +217,13 @@ def test_lexicon_words_of_the_archery_and_drinking(processor):
     assert spans(processor, "大夫說矢束，坐說之。", "OBJECT") == ["矢束"]
     assert spans(processor, "卒畫，自北階下。", "LOCATION") == ["北階"]
     assert spans(processor, "無算爵。", "OBJECT") == spans(processor, "羹定。", "OBJECT") == []
+
+
+def test_the_owner_heading_an_inventory_and_jars_set_out(processor):
+    """04 p436 {賓}[俎] heads the list of its contents (GUIDE 3.4); 07 p40 尊 before the participant
+    served and 07 p43 又尊 are the act of setting out jars; 西鑮之南: the direction names the rack."""
+    assert spans(processor, "賓俎，脊、脅、肩、肺。", "OBJECT") == ["俎"]
+    assert spans(processor, "賓俎，脊、脅、肩、肺。", "ACTOR") == ["賓"]
+    assert spans(processor, "尊士旅食于西鑮之南，北面，兩圜壺。", "OBJECT") == ["兩圜壺"]
+    assert spans(processor, "尊士旅食于西鑮之南，北面，兩圜壺。", "LOCATION") == ["西鑮之南"]
+    assert "尊" not in spans(processor, "又尊于大侯之乏東北，兩壺獻酒。", "OBJECT")

@@ -55,7 +55,7 @@ _CHAR_CLASSES: dict[str, str] = {
 _WORDS: dict[str, str] = {
     "tally": "獲", "each": "每", "defined": "為", "looked": "視", "bow": "拜",
     "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮", "jar": "尊", "eldest": "長",
-    "in_belt": "搢", "rest": "餘", "send": "使", "person": "人", "target": "侯", "bear": "負", "command": "命",
+    "in_belt": "搢", "rest": "餘", "send": "使", "person": "人", "target": "侯", "bear": "負", "command": "命", "again": "又",
     "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容",
 }
 #: sets of words
@@ -235,8 +235,8 @@ def _things(p: _Passage, spans: list[Span]) -> list[Span]:
 def _compounds(p: _Passage, spans: list[Span], acts: frozenset = frozenset()) -> list[Span]:
     """Things written as one word: a verb-noun after a handling act (酌奠, 受祭, 實舉, 祭薦), an
     unpunctuated run of things (牲鼎, 菹醢, 籩祭, 庶羞四豆), a thing with its count after it at the
-    end of a clause (魚一), the owner's service vessel (徹尸俎, 徹主婦薦; not after a verb of
-    giving: 授主人爵, 受尸角). 席 / 筵 before 于 is the act of laying the mat (席于房中)."""
+    end of a clause (魚一), the owner's service vessel after an act (徹尸俎, 徹主婦薦; not after a
+    verb of giving: 授主人爵, 受尸角; not heading a clause: {賓}[俎]，脊、脅). 席 / 筵 before 于 is the act of laying the mat (席于房中)."""
     c, t = _chars(), p.text
     cov = _covered(t, spans)
     ends = {e: (s, label) for s, e, label in spans}
@@ -266,9 +266,9 @@ def _compounds(p: _Passage, spans: list[Span], acts: frozenset = frozenset()) ->
             if last[2] == "OBJECT" and t[s:e] != c["tally"]:  # 以旌獲: 獲 is the act (see _things)
                 out[-1] = (last[0], e, "OBJECT")  # 牲鼎, 菹醢
                 continue
-            if (last[2] == "ACTOR" and t[s:e] in c["service"]
+            if (last[2] == "ACTOR" and t[s:e] in c["service"] and not p.boundary_before(last[0])
                     and p.before(last[0]) not in c["giving"]):
-                out[-1] = (last[0], e, "OBJECT")  # 徹尸俎
+                out[-1] = (last[0], e, "OBJECT")  # 徹尸俎; at the head of a clause the owner is named ({賓}[俎]，脊、脅)
                 continue
         if label == "OBJECT" and e < len(t) and t[e] in c["numerals"] and p.boundary_at(e + 1) and not cov[e]:
             e += 1  # 魚一
@@ -324,11 +324,15 @@ def _places(p: _Passage, spans: list[Span]) -> list[Span]:
                 s -= n  # 由其階, 立于所設中之西南
                 cov[s:s + n] = b"\x01" * n
         out.append((s, e, label))
+    place_at = {sp[0]: n for n, sp in enumerate(out) if sp[2] == "LOCATION"}
     for i in _positions(t, c["bare_place_before"]):
         i += 1
         if not cov[i - 1]:
             k = direction_at(i)
-            if k > i and (p.boundary_at(k) or cov[k]):
+            if k > i and k in place_at:
+                n = place_at[k]
+                out[n] = (i, out[n][1], "LOCATION")  # 于西鑮之南: the direction names which one
+            elif k > i and (p.boundary_at(k) or cov[k]):
                 out.append((i, k, "LOCATION"))  # 上射於右, 在西
     return sorted(out)
 
@@ -382,14 +386,17 @@ def _lengths(p: _Passage, spans: list[Span]) -> list[Span]:
 
 
 def _jars_set_out(p: _Passage, spans: list[Span]) -> list[Span]:
-    """尊 heading a clause or after its setter, before 于 or a count, is the verb "sets out jars"
-    (尊兩壺于房戶間, 司宮尊于東楹之西), not the jar."""
+    """尊 heading a clause (after 又 too) or after its setter, before 于, a count or the participant
+    served, is the verb "sets out jars" (尊兩壺于房戶間, 司宮尊于東楹之西, 又尊于…, 尊士旅食于西鑮之南),
+    not the jar."""
     c, t = _chars(), p.text
+    actor_starts = {s for s, _e, label in spans if label == "ACTOR"}
     out: list[Span] = []
     for s, e, label in spans:
+        head = s - (p.before(s) == c["again"])
         if label == "OBJECT" and t[s:e] == c["jar"] and e < len(t) \
-                and (t[e] in c["place_prep"] or t[e] in c["numerals"]) \
-                and (p.boundary_before(s) or (out and out[-1][1] == s and out[-1][2] == "ACTOR")):
+                and (t[e] in c["place_prep"] or t[e] in c["numerals"] or e in actor_starts) \
+                and (p.boundary_before(head) or (out and out[-1][1] == s and out[-1][2] == "ACTOR")):
             continue
         out.append((s, e, label))
     return out
