@@ -1203,3 +1203,10 @@ def test_wei_only_before_the_subject(extractor):
 def test_a_name_of_who_received_from_the_lord(extractor):
     r = xh(extractor, "07", 798)  # 唯受于公者拜。
     assert [(a.actor, a.verb) for a in r.actions] == [("受于公者", "拜")]
+
+
+def test_officers_named_in_the_editions_own_way(extractor):
+    r = xh(extractor, "07", 384)  # 司馬政適次，袒、決、遂，執弓…命去侯。(政 for 正)
+    assert {a.actor for a in r.actions} == {"司馬政"}
+    r = xh(extractor, "07", 622)  # 若飲公，則侍射者降，洗角觶，升酌散，降拜。
+    check(r.get("洗"), actor="侍射者", object="角觶")
