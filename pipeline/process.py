@@ -117,6 +117,7 @@ class DocumentProcessor:
     def __init__(self, config: Optional[dict[str, Any]] = None):
         self.config = config if config is not None else load_config()
         self._nlp = None
+        self._nlp_lexicon = None
         self._extractor = None
         self._layer_model = None
         self._layer_model_error: Optional[str] = None
@@ -133,6 +134,18 @@ class DocumentProcessor:
 
             self._nlp = build_nlp(self.config)
         return self._nlp
+
+    @property
+    def nlp_lexicon(self):
+        """The tagger for layers outside ``[nlp] span_model_layers``: the learned span model was
+        trained on 經 only, so the other layers get the lexicon's spans (and keep its speed)."""
+        if self._nlp_lexicon is None:
+            from pipeline.nlp import build_nlp
+            from pipeline.nlp.build import lexicon_only
+
+            section = self.config.get("nlp", {})
+            self._nlp_lexicon = self.nlp if not section.get("span_model") else build_nlp(lexicon_only(self.config))
+        return self._nlp_lexicon
 
     @property
     def extractor(self):
@@ -165,7 +178,7 @@ class DocumentProcessor:
 
     def preload(self) -> None:
         """Load every model the config asks for now, so that a missing model fails the run once, clearly."""
-        _ = self.nlp, self.extractor, self.splitter, self.layer_model
+        _ = self.nlp, self.nlp_lexicon, self.extractor, self.splitter, self.layer_model
 
     # -- the stages ---------------------------------------------------------------------------
     def layers(self, record: dict[str, Any]) -> tuple[str, list[Segment], list[Removal]]:
@@ -230,7 +243,12 @@ class DocumentProcessor:
         t3 = clock()
         self.timings["sentences"] += t3 - t2
         wanted = [n for n, (seg, _view) in enumerate(views) if seg.layer in tag_layers or seg.layer in action_layers]
-        tagged = dict(zip(wanted, self._tag_many([views[n][1].text for n in wanted])))
+        model_layers = set(self.config.get("nlp", {}).get("span_model_layers") or ["JING", "ZHU", "SHU", "OTHER"])
+        tagged: dict[int, list[tuple[int, int, str]]] = {}
+        for nlp, chosen in ((self.nlp, [n for n in wanted if views[n][0].layer in model_layers]),
+                            (self.nlp_lexicon, [n for n in wanted if views[n][0].layer not in model_layers])):
+            if chosen:
+                tagged.update(zip(chosen, self._tag_many([views[n][1].text for n in chosen], nlp)))
         self.timings["tagging"] += clock() - t3
         for n, (seg, view) in enumerate(views):
             t2 = clock()
@@ -287,15 +305,16 @@ class DocumentProcessor:
 
         return tag_spans(self.nlp, view_text)
 
-    def _tag_many(self, texts: list[str]) -> list[list[tuple[int, int, str]]]:
+    def _tag_many(self, texts: list[str], nlp=None) -> list[list[tuple[int, int, str]]]:
         """:meth:`_tag` of every text, through ``nlp.pipe``: a component with a ``pipe`` method (a
         learned model) scores the document's segments in batches instead of one call each."""
         from pipeline.nlp.build import spans_key
 
-        key = spans_key(self.nlp)
+        nlp = nlp if nlp is not None else self.nlp
+        key = spans_key(nlp)
         out: list[list[tuple[int, int, str]]] = [[] for _ in texts]
         todo = [n for n, text in enumerate(texts) if text]
-        for n, doc in zip(todo, self.nlp.pipe((texts[n] for n in todo), batch_size=64)):
+        for n, doc in zip(todo, nlp.pipe((texts[n] for n in todo), batch_size=64)):
             spans = doc.spans[key] if key in doc.spans else []
             out[n] = sorted((s.start_char, s.end_char, s.label_) for s in spans)
         return out

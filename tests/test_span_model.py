@@ -170,3 +170,36 @@ def test_train_spans_command(tmp_path):
     assert sm.SpanModel.load(out).info["chapters"] == ["10"]
     result = CliRunner().invoke(app, ["train", "spans", "--out", str(out), "--chapter", "99"])
     assert result.exit_code == 2
+
+
+def test_model_tags_only_the_layers_it_learned(tiny_model):
+    """[nlp] span_model_layers: with the model on for 經 only, the 注 and 疏 of seed 003 (儀禮注疏)
+    keep the lexicon's spans exactly; with every layer named, the model changes them too."""
+    import copy
+
+    from pipeline.config import load_config
+    from pipeline.process import DocumentProcessor
+    from tests.conftest import SEEDS
+
+    folder, _ = tiny_model
+    record = {"text": SEEDS[3].read_text(encoding="utf-8")}
+
+    def spans_by_layer(**nlp_settings):
+        cfg = copy.deepcopy(load_config())
+        cfg["nlp"].update(nlp_settings)
+        out = DocumentProcessor(cfg).process(record)
+        layer_at = [(s["start"], s["end"], s["layer"]) for s in out["segments"]]
+        found: dict[str, set] = {}
+        for sp in out["spans"]:
+            layer = next(lay for s, e, lay in layer_at if s <= sp["start"] < e)
+            found.setdefault(layer, set()).add((sp["start"], sp["end"], sp["label"]))
+        return found
+
+    plain = spans_by_layer(span_model=None)
+    jing_only = spans_by_layer(span_model=str(folder), span_model_mode="model", span_model_labels=None,
+                               span_model_layers=["JING"])
+    everywhere = spans_by_layer(span_model=str(folder), span_model_mode="model", span_model_labels=None,
+                                span_model_layers=["JING", "ZHU", "SHU"])
+    assert jing_only["ZHU"] == plain["ZHU"] and jing_only["SHU"] == plain["SHU"]
+    assert jing_only["JING"] != plain["JING"] and jing_only["JING"] == everywhere["JING"]
+    assert everywhere["SHU"] != plain["SHU"]
