@@ -33,7 +33,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="JSON results (default bench/results/segmentation.json, or segmentation-<model>.json with --model)")
     parser.add_argument("--model", type=Path, default=None,
                         help="model folder whose settings the folds train with (default models/punctuate)")
+    parser.add_argument("--pretrain", type=int, default=0, metavar="EPOCHS",
+                        help="compare the folds with and without pre-training the BiLSTM as a char LM for EPOCHS"
+                             " (pipeline/text/pretrain_lstm.py; needs a --model with lstm_weight > 0)")
+    parser.add_argument("--fold", type=int, action="append", default=None,
+                        help="with --pretrain: only this fold (index into the folds; repeatable)")
+    parser.add_argument("--seed", type=int, action="append", default=None,
+                        help="with --pretrain: the BiLSTM's seed (repeatable; default 0)")
+    parser.add_argument("--arm", choices=("both", "pretrained", "plain"), default="both",
+                        help="with --pretrain: run both arms or one")
+    parser.add_argument("--lm-cache", type=Path, default=None,
+                        help="with --pretrain: folder keeping each fold's pre-trained LM for the next run")
     args = parser.parse_args(argv)
+    if args.pretrain:
+        return pretrain_comparison(args)
     command = f"python bench/segmentation.py --folds {args.folds} --workers {args.workers}"
     if args.model is not None:
         command += f" --model {args.model}"
@@ -46,6 +59,28 @@ def main(argv: list[str] | None = None) -> int:
                                     model_dir=args.model, backends=backends)
     print(args.out.with_suffix(".md").read_text(encoding="utf-8"))
     print(f"wrote {args.out} and {args.out.with_suffix('.md')} in {results['seconds']} s")
+    return 0
+
+
+def pretrain_comparison(args) -> int:
+    """``--pretrain EPOCHS``: the chosen folds without and with pre-training, same settings otherwise."""
+    from pipeline.text.pretrain_lstm import evaluate_pretraining, pretrain_report
+    from pipeline.text.punctuate import Punctuator
+
+    model = args.model or REPO / "models" / "punctuate-lstm"
+    params = {k: v for k, v in Punctuator.load(model).get_params().items() if k != "lexicon_dir"}
+    if not params.get("lstm_weight"):
+        raise SystemExit(f"{model} has no BiLSTM (lstm_weight 0): nothing to pre-train")
+    command = f"python bench/segmentation.py --folds {args.folds} --workers {args.workers} --model {model} --pretrain {args.pretrain}"
+    command += "".join(f" --fold {i}" for i in args.fold or []) + "".join(f" --seed {i}" for i in args.seed or [])
+    command += f" --arm {args.arm}" if args.arm != "both" else ""
+    arms = {"both": (True, False), "pretrained": (True,), "plain": (False,)}[args.arm]
+    out = args.out or REPO / "bench" / "results" / "segmentation-pretrain.json"
+    results = evaluate_pretraining(out, folds=args.folds, only=args.fold, params=params,
+                                   pretrain_epochs=args.pretrain, workers=args.workers, command=command,
+                                   seeds=args.seed or [0], arms=arms, cache=args.lm_cache)
+    out.with_suffix(".md").write_text(pretrain_report(results), encoding="utf-8")
+    print(out.with_suffix(".md").read_text(encoding="utf-8"))
     return 0
 
 

@@ -317,3 +317,48 @@ def test_relative_model_paths_read_from_the_working_directory_then_the_checkout(
     (tmp_path / "models" / "punctuate").mkdir(parents=True)
     assert model_path("models/punctuate") == tmp_path / "models" / "punctuate"
     assert model_path(tmp_path / "elsewhere") == tmp_path / "elsewhere"
+
+
+def test_pretraining_text_holds_only_the_chapters_given():
+    """The LM text of a fold: the chapters given in every edition, no 考證, no other chapter."""
+    from pipeline.corpus import iter_units
+    from pipeline.text.normalise import normalise_str
+    from pipeline.text.pretrain_lstm import pretraining_texts
+
+    texts = pretraining_texts(["03"], kyoto=False)
+    joined = "\n".join(s for s, _ in texts)
+    assert {layer for _, layer in texts} == {"JING", "ZHU", "SHU"}
+    siku = [u for u in iter_units("zhushu-siku", chapters=["03"])]
+    assert any(normalise_str(u.text) in joined for u in siku if u.layer == "JING" and len(u.text) > 20)
+    assert not any(normalise_str(u.text) in joined for u in siku if u.layer == "OTHER" and len(u.text) > 20)
+    held_out = [strip_marks(u[2]).chars for u in training_units(["10"]) if u[1] == "JING"]
+    assert not any(normalise_str(s) in joined for s in held_out if len(s) > 12)
+    with_kyoto = pretraining_texts(["03"], editions=(), kyoto=True)
+    assert with_kyoto and all(layer is None for _, layer in with_kyoto)
+
+
+def test_pretrained_lm_weights_start_the_tagger(tmp_path):
+    """A tiny LM on the 四部叢刊 text of 03: its vocabulary and its char/LSTM weights become the
+    tagger's starting point; sizes that differ are refused."""
+    import torch
+
+    from pipeline.text.normalise import normalise_str
+    from pipeline.text.pretrain_lstm import load_pretrained_arrays, pretrain, pretraining_texts, save_pretrained
+    from pipeline.text.punctuate_lstm import LSTMTagger, _module, load_pretrained
+
+    texts = pretraining_texts(["03"], editions=("zhengzhu-sbck",), kyoto=False)
+    result = pretrain(texts, epochs=1, emb=16, hidden=16, bigram_emb=8)
+    assert not any(k.startswith("w:bigram") for k in result["arrays"])
+    arrays = load_pretrained_arrays(save_pretrained(result, tmp_path / "lm.npz"))
+    vocab = [str(c) for c in arrays["vocab"]]
+    assert len(vocab) == result["info"]["vocab"] and normalise_str("賓") in vocab
+    net = _module(len(vocab) + 2, 10, 16, 8, 16, 0.0)
+    copied = load_pretrained(net, arrays)
+    assert "emb.weight" in copied and "lstm.weight_hh_l0_reverse" in copied
+    assert torch.equal(net.lstm.weight_ih_l0, torch.from_numpy(arrays["w:lstm.weight_ih_l0"]))
+    with pytest.raises(ValueError, match="emb and hidden"):
+        load_pretrained(_module(len(vocab) + 2, 10, 16, 8, 32, 0.0), arrays)
+    data = [(normalise_str(st.chars), st.labels, layer)
+            for _, layer, text in training_units(["03"])[:30] for st in [strip_marks(text)] if len(st.chars) >= 2]
+    tagger = LSTMTagger(emb=16, hidden=16, bigram_emb=8, epochs=1).fit(data, pretrained=arrays)
+    assert tagger.vocab_ == vocab

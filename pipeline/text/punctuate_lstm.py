@@ -110,7 +110,11 @@ class LSTMTagger:
         layers = torch.tensor(layers)
         return chars, bigrams, gold, layers
 
-    def fit(self, data: Sequence[tuple[str, Sequence[str], Optional[str]]], log=None) -> "LSTMTagger":
+    def fit(self, data: Sequence[tuple[str, Sequence[str], Optional[str]]], log=None,
+            pretrained: Optional[dict] = None) -> "LSTMTagger":
+        """Train on ``data``. ``pretrained``: arrays of a character language model
+        (:func:`pipeline.text.pretrain_lstm.pretrain`, same ``emb`` and ``hidden``): its vocabulary
+        replaces the one of ``data`` and its char, layer and LSTM weights are the starting point."""
         import torch
         import torch.nn as nn
 
@@ -119,10 +123,14 @@ class LSTMTagger:
         rng = random.Random(self.seed)
         counts = Counter(c for s, _, _ in data for c in s)
         self.vocab_ = sorted(c for c, n in counts.items() if n >= 2)
+        if pretrained is not None:
+            self.vocab_ = [str(c) for c in pretrained["vocab"] if str(c)]
         pairs = Counter(s[j : j + 2] for s, _, _ in data for j in range(len(s) - 1))
         self.bigrams_ = sorted(g for g, n in pairs.items() if n >= 2)
         self._char_ids = None
         net = self._net()
+        if pretrained is not None:
+            load_pretrained(net, pretrained)
         opt = torch.optim.Adam(net.parameters(), lr=self.lr)
         loss_of = nn.CrossEntropyLoss(ignore_index=-100)
         started = time.perf_counter()
@@ -219,6 +227,21 @@ class LSTMTagger:
         self._char_ids = None
         if arrays is not None:
             self._set_arrays(arrays)
+
+
+def load_pretrained(net, arrays: dict) -> list[str]:
+    """Copy the ``w:``-arrays of ``arrays`` whose names the tagger ``net`` has into it (the LM's
+    own output layers are skipped); the names copied. A shape that differs is an error."""
+    import torch
+
+    own = net.state_dict()
+    weights = {k[2:]: torch.from_numpy(np.asarray(v)) for k, v in arrays.items() if k.startswith("w:") and k[2:] in own}
+    for name, value in weights.items():
+        if tuple(value.shape) != tuple(own[name].shape):
+            raise ValueError(f"pretrained {name} has shape {tuple(value.shape)}, the tagger {tuple(own[name].shape)}:"
+                             " pre-train with the tagger's emb and hidden sizes")
+    net.load_state_dict(weights, strict=False)
+    return sorted(weights)
 
 
 #: Settings of the CRF + BiLSTM model (``models/punctuate-lstm``), chosen on held-out folds.
