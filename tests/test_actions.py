@@ -1210,3 +1210,9 @@ def test_officers_named_in_the_editions_own_way(extractor):
     assert {a.actor for a in r.actions} == {"司馬政"}
     r = xh(extractor, "07", 622)  # 若飲公，則侍射者降，洗角觶，升酌散，降拜。
     check(r.get("洗"), actor="侍射者", object="角觶")
+
+
+def test_ushers_of_the_audience_are_participants(extractor):
+    text = "下介傳而上，上擯以告于天子。"  # 10 覲禮, 鄭注: the message passed up to the first usher
+    r = run_on(extractor, text, text)
+    check(r.get("告"), actor="上擯", target="天子")
