@@ -74,6 +74,7 @@ def pretrain_comparison(args) -> int:
     command = f"python bench/segmentation.py --folds {args.folds} --workers {args.workers} --model {model} --pretrain {args.pretrain}"
     command += "".join(f" --fold {i}" for i in args.fold or []) + "".join(f" --seed {i}" for i in args.seed or [])
     command += f" --arm {args.arm}" if args.arm != "both" else ""
+    command += f" --lm-cache {args.lm_cache}" if args.lm_cache else ""
     arms = {"both": (True, False), "pretrained": (True,), "plain": (False,)}[args.arm]
     out = args.out or REPO / "bench" / "results" / "segmentation-pretrain.json"
     results = evaluate_pretraining(out, folds=args.folds, only=args.fold, params=params,
