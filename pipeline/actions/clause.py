@@ -21,7 +21,7 @@ from typing import Optional
 
 from pipeline.actions.tokens import Token
 from pipeline.actions.vocabulary import (
-    ABOUT_TO, ACTOR, ADV, AND, CHAR, COUNT, DANG, DIR, FACING_KIND, LIKE, LOCATION, MOTION_VERBS, NEG, NUM, OBJECT,
+    ACTOR, ADV, AND, CHAR, COUNT, DANG, DIR, FACING_KIND, LIKE, LOCATION, MOTION_VERBS, NEG, NUM, OBJECT,
     ORDER, OTHERV, PREFIX, PREP, PUNCT, PURPOSE, RESP, SAY, TARGET_VERBS, VERB, WITH, ZHI, Vocabulary,
 )
 
@@ -256,7 +256,7 @@ class _Walk:
                 nxt = self.toks[i + 1]
                 if t.text in self.voc.prefixes.get(nxt.text, ()):
                     self.prefix_start = t.start
-            elif ADV in k and t.text == self.voc.normalise(ABOUT_TO) and VERB in self.kinds(i + 1):
+            elif ADV in k and t.text == self.voc.about_to and VERB in self.kinds(i + 1):
                 i = self._named_not_done(i + 1)  # 公將射，則…: the act to come is not done here
                 continue
             elif ADV in k:

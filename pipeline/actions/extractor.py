@@ -348,8 +348,8 @@ class _Run:
                 edge = 2 * self.voc.max_len  # the two tokens either side of the cut are all that matter
                 before = tokenize(text, max(ps, pe - edge), pe, self.voc)
                 after = tokenize(text, cs, min(ce, cs + edge), self.voc)
-                if before and after and pe == cs and cs not in starts and ACTOR in before[-1].kinds and ACTOR in after[0].kinds \
-                        and before[-1].text != after[0].text \
+                named_both = bool(before and after) and ACTOR in before[-1].kinds and ACTOR in after[0].kinds
+                if named_both and pe == cs and cs not in starts and before[-1].text != after[0].text \
                         and (len(before) == 1 or not before[-2].kinds & {VERB, OTHERV}):  # not 獻眾賓|眾賓之長升
                     out[-1] = (ps, ce)
                     continue
@@ -360,8 +360,10 @@ class _Run:
         """Could a participant's name end at ``at`` and another begin there (a lexicon name, or a
         者-name: 先生|異爵者)? A cheap test before tokenising the two clauses around a cut."""
         kinds, longest, zhe = self.voc.kinds, self.voc.max_len, self.voc.zhe
-        ends = text[at - 1:at] == zhe or any("ACTOR" in kinds.get(text[at - n:at], ()) for n in range(1, min(longest, at) + 1))
-        return ends and (zhe in text[at:at + 5] or any("ACTOR" in kinds.get(text[at:at + n], ()) for n in range(1, longest + 1)))
+        ends = text[at - 1:at] == zhe or any(
+            ACTOR in kinds.get(text[at - n:at], ()) for n in range(1, min(longest, at) + 1))
+        return ends and (zhe in text[at:at + 5] or any(
+            ACTOR in kinds.get(text[at:at + n], ()) for n in range(1, longest + 1)))
 
     def _two_parties(self, sentence: tuple[int, int]) -> bool:
         """Were two parties acting separately in this sentence, or in the one before in this

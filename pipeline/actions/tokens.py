@@ -121,7 +121,7 @@ def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
                     "VERB" in voc.kinds.get(text[k], ()) for k in range(i + 1, j))):
                 return 0  # four characters only for VERB + thing + 者 (執膳爵者), not 升拜受者, 常為臣者
             return j + 1 - i  # 射者, 執冪者, 執膳爵者
-        if ch in CLAUSE_MARKS or voc.kinds.get(ch, set()) & _NAME_BREAKERS and not (
-                j == i + 1 and ch in _FROM and "VERB" in first and "ACTOR" in voc.kinds.get(text[j + 1: j + 2], ())):
-            return 0  # but 受于公者: the one who received from the lord
+        from_whom = j == i + 1 and ch in _FROM and "VERB" in first and "ACTOR" in voc.kinds.get(text[j + 1:j + 2], ())
+        if ch in CLAUSE_MARKS or (voc.kinds.get(ch, set()) & _NAME_BREAKERS and not from_whom):
+            return 0  # a 于 is kept only in V于X者 (受于公者: the one who received from the lord)
     return 0

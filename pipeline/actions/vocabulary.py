@@ -156,6 +156,7 @@ class Vocabulary:
     command_verbs: set[str] = field(default_factory=set)
     causatives: set[str] = field(default_factory=set)
     dispatching: set[str] = field(default_factory=set)
+    about_to: str = ABOUT_TO
     dish_nouns: set[str] = field(default_factory=set)
     not_reply_after: set[str] = field(default_factory=set)
     counted_verbs: set[str] = field(default_factory=set)
@@ -241,6 +242,7 @@ class Vocabulary:
         voc.command_verbs = norm_set(COMMAND_VERBS)
         voc.causatives = norm_set(CAUSATIVES)
         voc.dispatching = norm_set(DISPATCHING)
+        voc.about_to = n(ABOUT_TO)
         voc.dish_nouns = norm_set(DISH_NOUNS)
         voc.not_reply_after = norm_set(NOT_REPLY_AFTER)
         voc.counted_verbs = norm_set(COUNTED_VERBS)
