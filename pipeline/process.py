@@ -243,12 +243,9 @@ class DocumentProcessor:
         t3 = clock()
         self.timings["sentences"] += t3 - t2
         wanted = [n for n, (seg, _view) in enumerate(views) if seg.layer in tag_layers or seg.layer in action_layers]
-        model_layers = set(self.config.get("nlp", {}).get("span_model_layers") or ["JING", "ZHU", "SHU", "OTHER"])
         tagged: dict[int, list[tuple[int, int, str]]] = {}
-        for nlp, chosen in ((self.nlp, [n for n in wanted if views[n][0].layer in model_layers]),
-                            (self.nlp_lexicon, [n for n in wanted if views[n][0].layer not in model_layers])):
-            if chosen:
-                tagged.update(zip(chosen, self._tag_many([views[n][1].text for n in chosen], nlp)))
+        for nlp, chosen in self._taggers(wanted, [seg.layer for seg, _view in views]):
+            tagged.update(zip(chosen, self._tag_many([views[n][1].text for n in chosen], nlp)))
         self.timings["tagging"] += clock() - t3
         for n, (seg, view) in enumerate(views):
             t2 = clock()
@@ -304,6 +301,16 @@ class DocumentProcessor:
         from pipeline.nlp import tag_spans
 
         return tag_spans(self.nlp, view_text)
+
+    def _taggers(self, wanted: list[int], layers: list[str]) -> list[tuple[Any, list[int]]]:
+        """Which pipeline tags which of the ``wanted`` views: all by ``nlp`` when there is no span
+        model; else the layers of ``[nlp] span_model_layers`` by it and the rest by ``nlp_lexicon``."""
+        if self.nlp_lexicon is self.nlp:
+            return [(self.nlp, wanted)] if wanted else []
+        model_layers = set(self.config.get("nlp", {}).get("span_model_layers") or ["JING", "ZHU", "SHU", "OTHER"])
+        split = [(self.nlp, [n for n in wanted if layers[n] in model_layers]),
+                 (self.nlp_lexicon, [n for n in wanted if layers[n] not in model_layers])]
+        return [(nlp, chosen) for nlp, chosen in split if chosen]
 
     def _tag_many(self, texts: list[str], nlp=None) -> list[list[tuple[int, int, str]]]:
         """:meth:`_tag` of every text, through ``nlp.pipe``: a component with a ``pipe`` method (a
