@@ -220,7 +220,7 @@ class DocumentProcessor:
             layout, segments, removed = self.layers(record)
         else:  # the stages read U+FFFD for each lone surrogate; offsets are the same, texts the raw ones
             layout, segments, removed = self.layers({**record, "text": work})
-            segments = [Segment(s.layer, s.start, s.end, text[s.start:s.end], s.evidence, s.score) for s in segments]
+            segments = [Segment(s.layer, s.start, s.end, text[s.start:s.end], s.evidence, s.score, s.shape) for s in segments]
         t1 = clock()
         self.timings["layers"] += t1 - t0
         meta = out.get("meta")

@@ -10,6 +10,21 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 
+@dataclass(frozen=True)
+class RunShape:
+    """What a reader knows of an undecided run where layers run together without a marker.
+
+    A 四庫 注 whose end is unmarked runs into the next 經 and nothing else (the next 注 has its
+    marker): ``RunShape("ZHU", "JING", one_switch=True)``; a web edition's run-on line opens with
+    its 經: ``RunShape(first="JING")``. The run-together splitter decodes within it.
+    """
+
+    first: Optional[str] = None
+    last: Optional[str] = None
+    #: the run holds ``first`` and then ``last``, one seam between them
+    one_switch: bool = False
+
+
 @dataclass
 class Segment:
     """A run of one text layer: JING / ZHU / SHU / OTHER."""
@@ -20,6 +35,8 @@ class Segment:
     text: str
     evidence: str = "default"
     score: float = 1.0
+    #: an undecided segment's known shape (not part of the output)
+    shape: Optional[RunShape] = None
 
     def to_dict(self) -> dict[str, Any]:
         # written out (not dataclasses.asdict, which deep-copies field by field): documents hold

@@ -351,3 +351,40 @@ def test_lm_emissions_are_off_unless_a_model_and_weight_are_given(shipped, held_
         assert splitter._lm_emissions(punctuated, splitter._pieces(punctuated)) is None
     finally:
         del splitter.lm_, splitter.lm_weight
+
+
+# -- runs whose shape the reader knows (RunShape) --------------------------------------------------
+
+def test_viterbi_keeps_to_a_known_shape():
+    from pipeline.layers.seams import _viterbi
+
+    # three pieces that read 注, 經, 注 one by one
+    emis = np.log(np.array([[0.2, 0.8], [0.9, 0.1], [0.3, 0.7]]))  # columns: JING, ZHU
+    trans = np.log(np.full((2, 2), 0.5))
+    assert _viterbi(emis, trans) == [1, 0, 1]
+    assert _viterbi(emis, trans, (0, None, False)) == [0, 0, 1]  # it opens with 經
+    assert _viterbi(emis, trans, (1, 0, True)) == [1, 0, 0]  # 注, then 經 to the end, one seam
+    assert _viterbi(emis, trans, (0, 1, True)) == [0, 0, 1]  # 經, then 注
+    assert _viterbi(emis[:1], trans, (0, 1, True)) == [0]  # one piece: the layer it opens with
+
+
+def test_an_unmarked_siku_zhu_end_is_found_where_the_jing_resumes():
+    # 士相見禮, 四庫: a 注 runs into the next 經 with no mark between (the next 注 has its marker);
+    # the reader knows the shape (注, then 經) and the splitter finds the one seam
+    import re
+
+    from pipeline.process import DocumentProcessor
+
+    path = REPO.parent / "shared" / "corpus" / "zhushu-siku" / "03_shixiangjianli.txt"
+    text = path.read_text(encoding="utf-8")
+    _layout, segments, _removed = DocumentProcessor().layers({"text": text, "meta": {"source": str(path)}})
+
+    def clean(s) -> str:
+        return re.sub(r"<pb:[^>]*>|¶|\s", "", s.text)
+
+    for zhu_opens, jing_opens in (("禮辭一辭其贄", "賓入奠贄再拜"), ("辭君還其贄也", "擯者對曰某也命某")):
+        zhu = next(s for s in segments if clean(s).startswith(zhu_opens))
+        jing = segments[segments.index(zhu) + 1]
+        assert (zhu.layer, zhu.evidence, jing.layer, jing.evidence) == ("ZHU", "model", "JING", "model")
+        assert clean(jing).startswith(jing_opens)
+        assert 0.0 < zhu.score <= 1.0 and 0.0 < jing.score <= 1.0

@@ -56,7 +56,7 @@ def test_runtime_segments_equal_the_joblib_model_on_seeds_and_corpus(both):
         assert [(s.layer, s.start, s.end, s.evidence) for s in a] == [(s.layer, s.start, s.end, s.evidence) for s in b]
         assert np.allclose([s.score for s in a], [s.score for s in b], rtol=0, atol=1e-6)
         n_model += sum(s.evidence == "model" for s in a)
-    assert n_model > 50  # the model (and its splitter) decided many segments
+    assert n_model > 30  # the model (and its splitter) decided many segments
 
 
 def test_runtime_probabilities_equal_the_joblib_model_on_snippets(both):

@@ -268,3 +268,27 @@ def test_truncated_lines_are_still_content():
     assert segs[0] == ("JING", "四享,皆束帛加璧,庭实唯国所有。")
     assert segs[1][0] == "ZHU" and segs[1][1].endswith("由此\ufffd")
     assert segs[2][0] == "SHU"
+
+
+# --- what a reader knows of an undecided run (RunShape) -----------------------------------------
+
+def test_siku_unmarked_zhu_end_is_given_back_with_its_shape():
+    from pipeline.records import RunShape
+
+    path = CORPUS / "zhushu-siku" / "03_shixiangjianli.txt"
+    text = path.read_text(encoding="utf-8")
+    runs = [s for s in segment_layers(text, str(path)).segments if s.evidence == "default"]
+    assert runs and all(s.shape == RunShape("ZHU", "JING", one_switch=True) for s in runs)
+    # 注 「命謂請吾子之就家」 runs into the 經 「主人對曰：某不敢為儀…」 with no mark between
+    first = re.sub(r"\s|¶", "", runs[0].text)
+    assert first.startswith("命謂請吾子之就家主人對曰某不敢為儀")
+    # a 注 closed by a marked one (音義, 疏) is decided and has no shape
+    assert all(s.shape is None for s in segment_layers(text, str(path)).segments if s.evidence != "default")
+
+
+def test_seed_004_undecided_run_on_line_opens_with_its_jing():
+    from pipeline.records import RunShape
+
+    text, result, _segs = layered("004")
+    line = next(s for s in result.segments if view(text, result, s) == "事毕。三享讫。")
+    assert line.evidence == "default" and line.shape == RunShape(first="JING")

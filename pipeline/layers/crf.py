@@ -32,3 +32,9 @@ class CrfTagger:
 
     def predict_single(self, xseq: Sequence[dict]) -> list[str]:
         return self._tagger.tag(xseq)
+
+    def predict_marginals_single(self, xseq: Sequence[dict]) -> list[dict[str, float]]:
+        """Each position's label marginals, as sklearn-crfsuite's ``CRF.predict_marginals_single``."""
+        self._tagger.set(xseq)
+        labels = self._tagger.labels()
+        return [{label: self._tagger.marginal(label, i) for label in labels} for i in range(len(xseq))]

@@ -162,7 +162,9 @@ class LayerPredictor:
         attached or given): a segment where 經 and 注 (or 注 and 疏) run together comes back as
         several pieces. Every undecided piece is then classified from its text (removed ranges
         left out), with the decided segments around it as context, and gets ``evidence="model"``
-        and the model's probability as ``score``. Decided segments are returned unchanged.
+        and the model's probability as ``score``. Where the reader knew the segment's shape (a
+        :class:`~pipeline.records.RunShape`), the splitter decodes within it and its layers stand.
+        Decided segments are returned unchanged.
         """
         from pipeline.records import Segment
 
@@ -171,13 +173,18 @@ class LayerPredictor:
         drops = sorted((r.start, r.end) for r in removed)
         pieces: list[tuple[Any, Optional[tuple[int, int]]]] = []  # (segment or None, undecided span)
         origin: list[int] = []  # which input segment each piece comes from
+        shaped: dict[int, str] = {}  # piece index → the layer the splitter gave it within a known shape
         for n, seg in enumerate(segments):
             if seg.evidence != "default":
                 pieces.append((seg, None))
                 origin.append(n)
                 continue
             spans = [(seg.start, seg.end)]
-            if splitter is not None:
+            if splitter is not None and seg.shape is not None:
+                runs = splitter.split_runs(text, seg.start, seg.end, drops, classifier=self, shape=seg.shape)
+                shaped.update((len(pieces) + j, layer) for j, (_a, _b, layer) in enumerate(runs))
+                spans = [(a, b) for a, b, _layer in runs]
+            elif splitter is not None:
                 found = splitter.split_span(text, seg.start, seg.end, drops, classifier=self)
                 if len(found) > 1:
                     spans = found
@@ -201,7 +208,12 @@ class LayerPredictor:
                 out.append(seg)
                 previous_origin = -1
                 continue
-            if readable(texts[i]):
+            if i in shaped and shaped[i] in LAYERS and readable(texts[i]):
+                # the splitter decoded the run within what the reader knows of it (the 注 → 經 of
+                # an unmarked 四庫 注): its layer stands, scored by the classifier's belief in it
+                layer = shaped[i]
+                score = float(proba[i, LAYERS.index(layer)])
+            elif readable(texts[i]):
                 j = int(proba[i].argmax())
                 layer, score = LAYERS[j], float(proba[i, j])
             else:

@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 import numpy as np
 
 from pipeline.labels import LAYERS
+from pipeline.records import RunShape
 from pipeline.layers.classifier import CARD_FILE, LayerClassifier, default_model_dir
 from pipeline.layers.features import is_han, strip_non_han
 from pipeline.layers.splitter import RunTogetherSplitter
@@ -500,23 +501,35 @@ def _splitter_sets(units: Sequence) -> dict[str, list[list[tuple[str, str]]]]:
             out["JING+ZHU chains punctuated (XHTML, 8 units)"] += [[(u.layer, u.text) for u in jz[i : i + 8]] for i in range(0, len(jz), 8)]
         if edition == "zhengzhu-sbck":
             out["JING+ZHU unpunctuated (SBCK pairs)"] += _pairs(stream, "JING", "ZHU")
+            out["ZHU+JING unpunctuated (SBCK pairs)"] += _pairs(stream, "ZHU", "JING")
             out["JING+ZHU chains unpunctuated (SBCK, 8 units)"] += [[(u.layer, u.text) for u in stream[i : i + 8]] for i in range(0, len(stream), 8)]
     return out
 
 
+#: run-together sets scored again with the shape a reader would know (see RunShape):
+#: a pair is one seam between its two layers; seed 004's run-on lines open with their 經
+SHAPED_SETS = {
+    "JING+ZHU punctuated (XHTML pairs)": RunShape("JING", "ZHU", one_switch=True),
+    "JING+ZHU unpunctuated (SBCK pairs)": RunShape("JING", "ZHU", one_switch=True),
+    "ZHU+JING unpunctuated (SBCK pairs)": RunShape("ZHU", "JING", one_switch=True),
+    "ZHU+JING unpunctuated (XHTML pairs, stripped)": RunShape("ZHU", "JING", one_switch=True),
+}
+SEED_RUN_SHAPE = RunShape(first="JING")
+
+
 def score_splitter(splitter: RunTogetherSplitter, sequences: Sequence[Sequence[tuple[str, str]]], tolerance: int = 2,
-                   classifier: Optional[LayerClassifier] = None) -> dict[str, Any]:
+                   classifier: Optional[LayerClassifier] = None, shape: Optional[RunShape] = None) -> dict[str, Any]:
     """Character accuracy (Han characters) and seam recall within ``tolerance`` characters."""
     right = total = seams = found = 0
     for seq in sequences:
         text = "".join(t for _l, t in seq)
         gold = [l for l, t in seq for _ in t]
-        pred = splitter.predict_labels(text, classifier)
+        pred = splitter.predict_labels(text, classifier, shape)
         idx = [i for i, ch in enumerate(text) if is_han(ch)]
         total += len(idx)
         right += sum(1 for i in idx if gold[i] == pred[i])
         gold_seams = {i for i in range(1, len(gold)) if gold[i] != gold[i - 1]}
-        pred_seams = [s for s, _e, _l in splitter.predict(text, classifier)[1:]]
+        pred_seams = [s for s, _e, _l in splitter.predict(text, classifier, shape)[1:]]
         seams += len(gold_seams)
         found += sum(1 for g in gold_seams if any(abs(g - p) <= tolerance for p in pred_seams))
     return {
@@ -600,9 +613,13 @@ def evaluate_layers(
             for name, seqs in _splitter_sets(test_units).items():
                 split_seqs[name].append(score_splitter(splitter, seqs, classifier=model))
                 split_seqs[name + " — CRF alone"].append(score_splitter(splitter, seqs))
+                if name in SHAPED_SETS:
+                    split_seqs[name + " — shape known"].append(score_splitter(splitter, seqs, classifier=model, shape=SHAPED_SETS[name]))
             for chapter in test_chapters:
                 if seed_runs.get(chapter):
                     split_seqs["seed 004 run-together lines (gold, simplified)"].append(score_splitter(splitter, seed_runs[chapter], classifier=model))
+                    split_seqs["seed 004 run-together lines (gold, simplified) — opening 經 known"].append(
+                        score_splitter(splitter, seed_runs[chapter], classifier=model, shape=SEED_RUN_SHAPE))
                     split_seqs["seed 004 run-together lines (gold, simplified) — CRF alone"].append(score_splitter(splitter, seed_runs[chapter]))
             timing.update({"splitter_fit": round(t4 - t3, 1), "splitter_scoring": round(time.perf_counter() - t4, 1)})
         timings.append(timing)

@@ -8,8 +8,8 @@ without line breaks), so that a marker broken over two printed lines (``音¶\\n
 - 四庫 (KR1d0028, layout ``kanripo-siku``): 經 plain; 注 from an inline ``注`` up to the next
   ``音義(``/``疏(``, or up to a ``○`` (which opens a 經 paragraph); ``音義(…)`` is 陸德明 (OTHER);
   ``疏(…)`` is 賈公彥. A 注 followed directly by the next 經 has no end mark: such a run is given
-  back whole with ``note="unmarked-end"`` and ``evidence="default"`` (the run-together splitter
-  finds the seam). The 清 editors' 考證 after ``#+PROPERTY: JUAN 卷N考證`` is editorial matter.
+  back whole with ``note="unmarked-end"``, ``evidence="default"`` and the shape 注 → 經 (the
+  run-together splitter finds the one seam). The 清 editors' 考證 after ``#+PROPERTY: JUAN 卷N考證`` is editorial matter.
 - 四部叢刊 鄭注 (KR1d0026, ``kanripo-zhengzhu``): 經 outside parentheses, 注 inside.
 - 單疏本 (KR1d0027, ``kanripo-danshu``): 疏 only, one entry per cited 經 (``X至Y　釋曰…``).
 """
@@ -21,8 +21,11 @@ from typing import Optional
 
 from pipeline.layers.markers import markers
 from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
-from pipeline.records import Removal
+from pipeline.records import Removal, RunShape
 from pipeline.text.view import TextView
+
+#: a 注 run whose end is unmarked: 注, then the next 經, one seam
+UNMARKED_END_SHAPE = RunShape("ZHU", "JING", one_switch=True)
 
 EDITION_IDS = {"KR1d0028": "kanripo-siku", "KR1d0026": "kanripo-zhengzhu", "KR1d0027": "kanripo-danshu"}
 
@@ -159,6 +162,8 @@ def _parse_siku_view(view: TextView, reading: Reading) -> None:
             evidence, score = "default", 0.5
         piece = view_piece(view, run_start, at, layer, evidence, score, note)
         if piece:
+            if note == "unmarked-end":  # the next 注 has its marker: between them only the 經 resumes
+                piece.shape = UNMARKED_END_SHAPE
             reading.pieces.append(piece)
         run_start = None
 
@@ -206,7 +211,8 @@ def _parse_siku_view(view: TextView, reading: Reading) -> None:
                 group_layer, note = last_group.layer, "continued"
             else:
                 group_layer, note = "OTHER", "inline-note"
-            close(m.start(), "unmarked-end" if layer == "ZHU" and marker == _INLINE_ZHU else "")
+            # a 注( group that is the 疏 on the 注 (釋曰…) closes the 注 itself: no 經 in between
+            close(m.start(), "unmarked-end" if layer == "ZHU" and marker == _INLINE_ZHU and group_layer != "SHU" else "")
             reading.removed.extend(marker_removals(view, m.start(), m.end()))
             if close_at < n:
                 reading.removed.extend(marker_removals(view, close_at, close_at + 1))

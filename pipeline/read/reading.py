@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional
 
-from pipeline.records import Removal
+from pipeline.records import Removal, RunShape
 from pipeline.text.view import TextView
 
 
@@ -27,6 +27,8 @@ class Piece:
     #: why the reader chose this layer where the edition's own tagging says otherwise, or what is
     #: doubtful about it ("" when nothing is): e.g. "zhushi-after-jianshu", "unmarked-end".
     note: str = ""
+    #: an undecided piece's known shape (which layer opens it, whether it switches once)
+    shape: Optional[RunShape] = None
 
 
 @dataclass

@@ -26,7 +26,7 @@ from pipeline.layers.groups import Para, alternate, resolve_group
 from pipeline.layers.markers import line_marker, later_scholar
 from pipeline.read.furniture import NOTE_LINE, footnote_refs, line_furniture, lines
 from pipeline.read.reading import Piece, Reading, trimmed
-from pipeline.records import Removal
+from pipeline.records import Removal, RunShape
 
 
 @dataclass
@@ -148,6 +148,10 @@ def read_web_runon(raw: str) -> Reading:
     return reading.sort()
 
 
+#: a run-on line that no 疏 head cuts opens with its 經 (the 注 follows it)
+OPENS_WITH_JING = RunShape(first="JING")
+
+
 def _runon_pieces(raw: str, line: Line, head) -> list[Piece]:
     """One 經+注 line cut where its 疏's head (or a gloss) says."""
     letters = Letters(raw, [(line.start, line.end)])
@@ -182,7 +186,10 @@ def _runon_pieces(raw: str, line: Line, head) -> list[Piece]:
         e = letters.raw_end(stop) if stop < n else line.end
         s, e = trimmed(raw, s if j else line.start, e)
         if e > s:
-            pieces.append(Piece(layer, s, e, evidence, score, "" if evidence != "default" else "undecided"))
+            piece = Piece(layer, s, e, evidence, score, "" if evidence != "default" else "undecided")
+            if evidence == "default" and layer == "JING":  # a stretch that opens with its 經 (_gloss_cuts)
+                piece.shape = OPENS_WITH_JING
+            pieces.append(piece)
     return pieces
 
 
