@@ -152,7 +152,7 @@ class DocumentProcessor:
         if self._extractor is None:
             from pipeline.actions import ActionExtractor
 
-            self._extractor = ActionExtractor()
+            self._extractor = ActionExtractor(scope=self.config.get("actions", {}).get("scope", "passage"))
         return self._extractor
 
     @property

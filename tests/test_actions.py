@@ -485,6 +485,39 @@ def test_carry_over_between_passages_and_reset_at_a_title(extractor):
     assert zu.actor is None  # a chapter title starts a new rite: nothing carries over
 
 
+def test_a_passage_is_read_alone_unless_the_scope_is_the_document(extractor):
+    # 04 p96 主人阼階東疑立。賓坐，左執爵，祭脯醢。 p99 奠爵于薦西，興，右手取肺…嚌之。興，加于俎。
+    ps = jing("04")
+    passages = [Passage.from_raw(ps[k]) for k in (96, 99)]
+    alone = [a for a in extractor.extract(passages) if a.start >= 0][-9:]
+    # SCHEMA: the agent is the one the passage itself makes the agent; p99 names no one
+    assert [a.verb for a in alone][:3] == ["奠", "興", "取"]
+    assert all(a.actor is None and a.actor_inferred for a in alone)
+    document = ActionExtractor(scope="document").extract([Passage.from_raw(ps[k]) for k in (96, 99)])
+    # read as one running text, the 賓 who sat and offered in p96 goes on
+    assert [a.actor for a in document[-9:]] == ["賓"] * 9
+    with pytest.raises(ValueError, match="scope 'chapter'"):
+        ActionExtractor(scope="chapter")
+
+
+def test_yili_process_reads_each_jing_passage_of_a_file_alone():
+    from pipeline.process import DocumentProcessor
+    from pipeline.read.inputs import read_file
+
+    (path,) = XHTML.glob("04_*.xhtml")
+    record = read_file(path).record
+    p99 = "奠爵于薦西，興，右手取肺"
+    at = record["text"].index(p99)
+    acts = [a for a in DocumentProcessor().process(record)["actions"] if at <= a["start"] < at + 50]
+    assert acts and all(a["actor"] is None for a in acts)
+    from pipeline.config import load_config
+
+    config = load_config()
+    config["actions"]["scope"] = "document"
+    acts = [a for a in DocumentProcessor(config).process(record)["actions"] if at <= a["start"] < at + 50]
+    assert acts and all(a["actor"] == "賓" for a in acts)
+
+
 # ---------------------------------------------------------------------------------------------
 # unpunctuated seeds (001 鄉射禮 集釋, 002 特牲 述註) and the 四部叢刊 鄭注 edition
 # ---------------------------------------------------------------------------------------------

@@ -2,11 +2,15 @@
 
 How a document is read
 ----------------------
-* Passages come in document order and are one running text: the 經 segments of a document are
+* Each passage (a 經 segment: a paragraph of the edition, or the 經 between two notes) is read
+  alone by default, as SCHEMA section 4 asks (the agent is the one the passage itself makes the
+  agent; ``null`` where it names none) and as the gold is made. With ``[actions] scope =
+  "document"`` the passages are one running text instead: the 經 segments of a document are
   interrupted only by commentary, so the actor of a clause without a subject carries over from
-  one passage to the next. The carried actor is reset at a chapter title (…禮第五, 大射儀第七),
-  at the start of the 記 (a passage that is 記 or opens with 記。), and when a passage opens a
-  new rite (X之禮。 / X之儀。 at its start); that name states no act (射 of 鄉射之禮).
+  one passage to the next (more actors filled in, fewer that the passage alone supports). The
+  carried actor is then reset at a chapter title (…禮第五, 大射儀第七), at the start of the 記 (a
+  passage that is 記 or opens with 記。), and when a passage opens a new rite (X之禮。 / X之儀。 at
+  its start); that name states no act (射 of 鄉射之禮).
 * Clauses are the given ``Passage.clauses`` cut again at every clause mark (，。；：「」…), so a
   sentence-level splitter still gives clauses; in unpunctuated text the clause analyser
   (:mod:`pipeline.actions.clause`) splits a long clause where a participant starts a new predicate.
@@ -177,17 +181,35 @@ class _Pending:
     after: int  # index in the emitted list where it was seen
 
 
+#: how far a clause without a subject looks for its actor: its passage (SCHEMA), or the document
+SCOPES = ("passage", "document")
+
+
 class ActionExtractor:
     """Clause analysis + carry-over → :class:`pipeline.records.Action` lists (see module docstring)."""
 
-    def __init__(self, lexicon: Optional[Lexicon] = None, normalise: Optional[Callable[[str], str]] = None):
+    def __init__(self, lexicon: Optional[Lexicon] = None, normalise: Optional[Callable[[str], str]] = None,
+                 scope: str = "passage"):
+        if scope not in SCOPES:
+            raise ValueError(f"actions scope {scope!r} is not one of {', '.join(SCOPES)}")
         self.lexicon = lexicon if lexicon is not None else Lexicon.load()
         self.normalise = normalise if normalise is not None else default_normalise()
         self.vocabulary = Vocabulary.build(self.lexicon, self.normalise)
         self.analyser = ClauseAnalyser(self.vocabulary)
+        self.scope = scope
 
     # -- public -------------------------------------------------------------------------------
     def extract(self, passages: Iterable[Passage]) -> list[Action]:
+        """The tuples of ``passages`` (a document's 經 segments, in order). With ``scope="passage"``
+        (SCHEMA section 4: the agent is the one *the passage itself* makes the agent) each passage
+        is read alone; with ``"document"`` the carried actor runs on from one passage to the next."""
+        if self.scope == "passage":
+            out: list[Action] = []
+            for number, passage in enumerate(passages):
+                run = _Run(self)
+                run.passage(number, passage)
+                out.extend(e.action for e in run.emitted)
+            return out
         run = _Run(self)
         for number, passage in enumerate(passages):
             run.passage(number, passage)
