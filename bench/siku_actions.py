@@ -4,7 +4,7 @@ The action gold (annotations/actions) is written on the punctuated XHTML edition
 注疏 (../shared/corpus/zhushu-siku) carries the same 經, unpunctuated, cut by its 注 and 疏, some
 注 with unmarked ends: ``yili process`` has to find the 經, restore its breaks and read the acts.
 Each gold passage is located in the 經 of the 四庫 file and of the XHTML file, each processed whole
-by ``yili process`` (its script-folded Han characters found in the stream of the 經 segments, ≥ 80%
+by ``yili process`` (its normalised Han characters found in the stream of the 經 segments, ≥ 80%
 aligned, scored only where both editions hold it), and the tuples given for that stretch are
 scored on the (actor, verb, negated) key against the passage's gold. The XHTML file is the
 comparison: the difference is the edition's (no punctuation, 經 found among 注 and 疏). Both are
@@ -31,13 +31,14 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 
 
 def jing_stream(text: str, segments: list[dict]) -> tuple[str, list[int]]:
-    from pipeline.layers.features import fold_script, is_han
+    from pipeline.layers.features import is_han
+    from pipeline.text.normalise import normalise_str
 
     chars, where = [], []
     for seg in segments:
         if seg["layer"] != "JING":
             continue
-        folded = fold_script(text[seg["start"]:seg["end"]])
+        folded = normalise_str(text[seg["start"]:seg["end"]])  # one character per character
         for k, ch in enumerate(folded):
             if is_han(ch):
                 chars.append(ch)
@@ -57,7 +58,12 @@ def locate(passage: str, stream: str, hint: int) -> tuple[int, int] | None:
             sm = difflib.SequenceMatcher(None, passage, stream[lo:hi], autojunk=False)
             blocks = [b for b in sm.get_matching_blocks() if b.size]
             if blocks and sum(b.size for b in blocks) >= 0.8 * len(passage):
-                return lo + blocks[0].b, lo + blocks[-1].b + blocks[-1].size
+                # the ends of the passage may be a variant character or two the match skipped (矦
+                # for 侯); more is 經 the edition has elsewhere (read as 注), not the stream's to give
+                head = blocks[0].a if blocks[0].a <= 2 else 0
+                tail = len(passage) - (blocks[-1].a + blocks[-1].size)
+                tail = tail if tail <= 2 else 0
+                return max(0, lo + blocks[0].b - head), min(len(stream), lo + blocks[-1].b + blocks[-1].size + tail)
             return None
     return None
 
@@ -70,7 +76,7 @@ def main() -> int:
     from pipeline.actions.evaluate import match_tuples
     from pipeline.actions.report import gold_actions, load_split
     from pipeline.labels import VERBS
-    from pipeline.layers.features import fold_script, strip_non_han
+    from pipeline.layers.features import strip_non_han
     from pipeline.process import DocumentProcessor
     from pipeline.read.inputs import read_file
     from pipeline.text.normalise import normalise_str
@@ -104,7 +110,7 @@ def main() -> int:
             located = 0
             hints = {key: 0 for key in editions}
             for rec in sorted(recs, key=lambda r: int(str(r["meta"].get("doc", "p0")).rsplit("p", 1)[-1] or 0)):
-                passage = fold_script(strip_non_han(rec["text"]))
+                passage = normalise_str(strip_non_han(rec["text"]))
                 # the unpunctuated gold writes a plural role 賓、介 as 賓介, as an unpunctuated edition can
                 gold = {form: [t for t in gold_actions(rec, form) if t.get("verb") in VERBS]
                         for form in ("punctuated", "unpunctuated")}

@@ -388,3 +388,17 @@ def test_an_unmarked_siku_zhu_end_is_found_where_the_jing_resumes():
         assert (zhu.layer, zhu.evidence, jing.layer, jing.evidence) == ("ZHU", "model", "JING", "model")
         assert clean(jing).startswith(jing_opens)
         assert 0.0 < zhu.score <= 1.0 and 0.0 < jing.score <= 1.0
+
+
+def test_a_seam_never_cuts_a_participant_name(shipped):
+    # 特牲, 四庫: 注 「為主人鋪之西面席自房來」 then 經 「主婦洗爵，酌，致爵于主人…」; the character CRF
+    # cuts 主|婦, the seam is moved to the name's start
+    from pipeline.layers.seams import _snap_seams
+    from pipeline.records import RunShape
+
+    text = "為主人鋪之西面席自房來主婦洗爵酌致爵于主人主人拜受爵主婦拜送爵"
+    labels = shipped.splitter_.predict_labels(text, shipped, RunShape("ZHU", "JING", one_switch=True))
+    assert labels.index("JING") == text.index("主婦洗爵")
+    z, j = "ZHU", "JING"
+    assert _snap_seams("賓長升", [z, j, j]) == [j, j, j]  # 賓|長 → |賓長
+    assert _snap_seams("也賓升", [z, j, j]) == [z, j, j]  # no name across the seam: unchanged

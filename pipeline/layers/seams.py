@@ -234,8 +234,8 @@ class SplitPredictor:
             raise RuntimeError("RunTogetherSplitter is not fitted")
         if classifier is not None and any(is_han(ch) for ch in text):
             if shape is not None:
-                return self._sentence_labels(text, classifier, shape)
-            return self._piece_labels(text, classifier)
+                return _snap_seams(text, self._sentence_labels(text, classifier, shape))
+            return _snap_seams(text, self._piece_labels(text, classifier))
         return self._crf_labels(text)
 
     def _pieces(self, text: str, seams: Optional[Iterable[int]] = None) -> list[tuple[int, int]]:
@@ -496,6 +496,42 @@ class SplitPredictor:
             return [(start, end, runs[0][2] if runs else "OTHER")]
         bounds = [start] + [kept[s] for s, _e, _l in runs[1:]] + [end]
         return [(a, b, layer) for a, b, (_s, _e, layer) in zip(bounds, bounds[1:], runs) if b > a]
+
+
+_NAMES: Optional[frozenset[str]] = None
+
+
+def _participant_names() -> frozenset[str]:
+    """The ritual lexicon's participant names of two characters or more, script-folded."""
+    global _NAMES
+    if _NAMES is None:
+        try:
+            from pipeline.nlp.lexicon import Lexicon
+
+            _NAMES = frozenset(fold_script(t) for t in Lexicon.load().terms.get("ACTOR", []) if len(t) > 1)
+        except (FileNotFoundError, OSError, ValueError):  # no lexicon: no snapping
+            _NAMES = frozenset()
+    return _NAMES
+
+
+def _snap_seams(text: str, labels: list[str], longest: int = 4) -> list[str]:
+    """Seams moved out of participant names: where the 經 resumes with 主人 or 主婦 after an
+    unmarked 注, the character CRF (and the pieces cut at its seams) tends to cut 主|人; a seam
+    inside a name moves to the name's start (held-out 注+經 strings: see bench/results/siku-runs.md)."""
+    names = _participant_names()
+    if not names:
+        return labels
+    folded = fold_script(text)
+    out = list(labels)
+    for i in range(1, len(out)):
+        if out[i] == out[i - 1]:
+            continue
+        for q in range(max(0, i - longest + 1), i):
+            if any(folded[q:q + n] in names for n in range(i - q + 1, longest + 1)):
+                for j in range(q, i):
+                    out[j] = out[i]
+                break
+    return out
 
 
 def _cut_at(spans: list[tuple[int, int]], at: Optional[int]) -> list[tuple[int, int]]:
