@@ -3,9 +3,10 @@
 The action gold (annotations/actions) is written on the punctuated XHTML edition. The 四庫
 注疏 (../shared/corpus/zhushu-siku) carries the same 經, unpunctuated, cut by its 注 and 疏, some
 注 with unmarked ends: ``yili process`` has to find the 經, restore its breaks and read the acts.
-Each gold passage is located in the 經 of the 四庫 file and of the XHTML file, each processed whole
+Each gold passage is located in the 經 of the 四庫 file, the 四部叢刊 鄭注 file (unpunctuated, 經
+outside parentheses) and the XHTML file, each processed whole
 by ``yili process`` (its normalised Han characters found in the stream of the 經 segments, ≥ 80%
-aligned, scored only where both editions hold it), and the tuples given for that stretch are
+aligned, scored only where every edition holds it), and the tuples given for that stretch are
 scored on the (actor, verb, negated) key against the passage's gold. The XHTML file is the
 comparison: the difference is the edition's (no punctuation, 經 found among 注 and 疏). Both are
 also read with ``[actions] scope = "document"``, the actor carried from passage to passage, where
@@ -96,7 +97,7 @@ def main() -> int:
         chapters = {}
         for chapter, recs in sorted(by_chapter.items()):
             editions = {}
-            for key, folder in (("siku", "zhushu-siku"), ("xhtml", "zhushu-xhtml")):
+            for key, folder in (("siku", "zhushu-siku"), ("xhtml", "zhushu-xhtml"), ("sbck", "zhengzhu-sbck")):
                 path = next((CORPUS / folder).glob(f"{chapter}_*"), None)
                 if path is None:
                     break
@@ -121,7 +122,7 @@ def main() -> int:
                         hints[key] = span[1]
                         a, b = where[span[0]], where[span[1] - 1] + 1
                         found[key] = [t for t in actions if a <= t["start"] and t["end"] <= b + 1]
-                if len(found) < len(editions):  # scored only where both editions hold the passage
+                if len(found) < len(editions):  # scored only where every edition holds the passage
                     continue
                 located += 1
                 for key, pred in found.items():
@@ -146,17 +147,17 @@ def main() -> int:
     args.out.write_text(json.dumps(figures, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     lines = ["# Action tuples from the 四庫 edition end to end", "",
              f"`{figures['command']}`: each gold 經 passage located in the 四庫 file's 經 and scored on the "
-             "(actor, verb, negated) key; `xhtml`: the XHTML file processed the same way (whole file, punctuated).", "",
+             "(actor, verb, negated) key; the SBCK 鄭注 and XHTML files processed the same way (whole files).", "",
              "`-document`: the same with `[actions] scope = \"document\"` (the actor carried across passages, "
              "where the gold, made passage by passage as SCHEMA asks, says null).", "",
-             "| split | chapter | passages | located in both | 四庫 file | XHTML file | 四庫, document scope | XHTML, document scope |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| split | chapter | passages | located in all | 四庫 file | SBCK 鄭注 file | XHTML file | 四庫, document scope | XHTML, document scope |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for split, fig in figures["splits"].items():
         for chapter, row in fig["chapters"].items():
-            lines.append(f"| {split} | {chapter} | {row['passages']} | {row['located']} | {row['siku']} | {row['xhtml']} "
+            lines.append(f"| {split} | {chapter} | {row['passages']} | {row['located']} | {row['siku']} | {row['sbck']} | {row['xhtml']} "
                          f"| {row['siku-document']} | {row['xhtml-document']} |")
         a = fig["all"]
-        lines.append(f"| {split} | all | | | **{a['siku']['f1']}** | {a['xhtml']['f1']} | {a['siku-document']['f1']} "
+        lines.append(f"| {split} | all | | | **{a['siku']['f1']}** | {a['sbck']['f1']} | {a['xhtml']['f1']} | {a['siku-document']['f1']} "
                      f"| {a['xhtml-document']['f1']} |")
     args.out.with_suffix(".md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0
