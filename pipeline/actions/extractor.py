@@ -203,17 +203,12 @@ class ActionExtractor:
         """The tuples of ``passages`` (a document's 經 segments, in order). With ``scope="passage"``
         (SCHEMA section 4: the agent is the one *the passage itself* makes the agent) each passage
         is read alone; with ``"document"`` the carried actor runs on from one passage to the next."""
-        if self.scope == "passage":
-            out: list[Action] = []
-            for number, passage in enumerate(passages):
-                run = _Run(self)
-                run.passage(number, passage)
-                out.extend(e.action for e in run.emitted)
-            return out
-        run = _Run(self)
+        runs: list[_Run] = []
         for number, passage in enumerate(passages):
-            run.passage(number, passage)
-        return [e.action for e in run.emitted]
+            if not runs or self.scope == "passage":
+                runs.append(_Run(self))
+            runs[-1].passage(number, passage)
+        return [e.action for run in runs for e in run.emitted]
 
     def extract_text(self, raw: str, start: int = 0, end: Optional[int] = None) -> list[Action]:
         """Tuples of one punctuated raw 經 text (a convenience for tools and the REPL)."""

@@ -64,7 +64,7 @@ def to_result(text: str, reading: "Reading") -> LayerResult:
             end -= 1
         if start >= end:
             continue
-        segments.append(Segment(p.layer, start, end, text[start:end], p.evidence, round(p.score, 4), getattr(p, "shape", None)))
+        segments.append(Segment(p.layer, start, end, text[start:end], p.evidence, round(p.score, 4), p.shape))
         last_end = end
     return LayerResult(reading.layout, segments, removed)
 

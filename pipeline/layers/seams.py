@@ -554,20 +554,17 @@ def _viterbi(emis: np.ndarray, trans: np.ndarray, shape: tuple[Optional[int], Op
     if one_switch:
         if n == 1:
             return [first]
-        # two states: still in `first`, or already in `last`
+        # two states: still in `first`, or already in `last` (switched at piece `cut`)
         stay_a = emis[0, first]
         in_b = -np.inf
-        moved_at = [0] * n  # for each piece, where the best path into `last` switched
-        best_switch = 0
+        cut = 1
         for i in range(1, n):
             via_a = stay_a + trans[first, last]
             via_b = in_b + trans[last, last]
             if via_a >= via_b:
-                best_switch = i
+                cut = i
             in_b = max(via_a, via_b) + emis[i, last]
-            moved_at[i] = best_switch
             stay_a = stay_a + trans[first, first] + emis[i, first]
-        cut = moved_at[n - 1]
         return [first] * cut + [last] * (n - cut)
     score = emis[0].copy()
     if first is not None:
