@@ -74,15 +74,14 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "siku-actions.json")
     args = parser.parse_args()
 
-    from pipeline.actions.evaluate import match_tuples
+    from pipeline.actions.evaluate import _prf, match_tuples
     from pipeline.actions.report import gold_actions, load_split
+    from pipeline.config import load_config
     from pipeline.labels import VERBS
     from pipeline.layers.features import strip_non_han
     from pipeline.process import DocumentProcessor
     from pipeline.read.inputs import read_file
     from pipeline.text.normalise import normalise_str
-
-    from pipeline.config import load_config
 
     config = load_config()
     config["actions"]["scope"] = "document"
@@ -131,17 +130,12 @@ def main() -> int:
                         counts[key][i] += mm[field]
             row = {"passages": len(recs), "located": located}
             for key, (tp, g, p) in counts.items():
-                prec, rec_ = (tp / p if p else 0.0), (tp / g if g else 0.0)
-                row[key] = round(2 * prec * rec_ / (prec + rec_), 4) if prec + rec_ else 0.0
+                row[key] = _prf(tp, g, p)["f1"]
                 for i in range(3):
                     totals[key][i] += counts[key][i]
             chapters[chapter] = row
             print(split, chapter, row, flush=True)
-        overall = {}
-        for key, (tp, g, p) in totals.items():
-            prec, rec_ = (tp / p if p else 0.0), (tp / g if g else 0.0)
-            overall[key] = {"precision": round(prec, 4), "recall": round(rec_, 4),
-                            "f1": round(2 * prec * rec_ / (prec + rec_), 4) if prec + rec_ else 0.0, "gold": g}
+        overall = {key: {**_prf(tp, g, p), "gold": g} for key, (tp, g, p) in totals.items()}
         figures["splits"][split] = {"all": overall, "chapters": chapters}
         print(split, overall, flush=True)
     args.out.write_text(json.dumps(figures, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
