@@ -153,9 +153,15 @@ def _trie_pattern(terms: list[str]) -> str:
 
 
 class LexiconMarks:
-    """Greedy longest-match of the lexicon terms on a normalised string (leftmost, longest first)."""
+    """Greedy longest-match of the lexicon terms on a normalised string (leftmost, longest first).
 
-    def __init__(self, terms: dict[str, list[str]]):
+    ``pairs``: the boundary between two terms also gets the pair of their labels (``P``), and a
+    term next to a non-term the label with the other side's character (``Q`` / ``R``): "a verb
+    then an actor" is a break in the 經 whatever the words (held-out 經 F1 +0.3 to +1.1 points on
+    three chapter folds, the other layers unchanged)."""
+
+    def __init__(self, terms: dict[str, list[str]], pairs: bool = False):
+        self.pairs = pairs
         table: dict[str, set[str]] = {}
         for label, items in terms.items():
             for term in items:
@@ -198,12 +204,25 @@ def other_attributes(s: str, layer: Optional[str], lexicon: Optional[LexiconMark
     n = len(s)
     rows: dict[int, list[str]] = {}
     if lexicon is not None:
-        for start, end, tag in lexicon.matches(s):
+        matches = lexicon.matches(s)
+        for start, end, tag in matches:
             rows.setdefault(end - 1, []).append(f"E{tag}")
             if start > 0:
                 rows.setdefault(start - 1, []).append(f"S{tag}")
             for k in range(start, end - 1):
                 rows.setdefault(k, []).append("in")
+        if lexicon.pairs:
+            ends = {end - 1: tag for _start, end, tag in matches}
+            starts = {start: tag for start, _end, tag in matches}
+            for i, left in ends.items():
+                right = starts.get(i + 1)
+                if right is not None:
+                    rows[i].append(f"P{left}|{right}")
+                elif i + 1 < n:
+                    rows[i].append(f"Q{left}|{s[i + 1]}")
+            for j, right in starts.items():
+                if j > 0 and j - 1 not in ends:
+                    rows[j - 1].append(f"R{s[j - 1]}|{right}")
     for i in (0, 1):
         if i < n and n - i > 2:
             rows.setdefault(i, []).append(f"beg{i}")
@@ -515,7 +534,9 @@ class Punctuator:
     Settings (scikit-learn style, nothing learned here): ``window`` characters each side of a
     boundary; ``c1`` / ``c2`` the L1 / L2 penalties and ``max_iterations`` of crfsuite's L-BFGS;
     ``use_lexicon`` the ritual-lexicon features (terms from ``lexicon_dir``, default
-    ``configs/lexicon``); ``use_layer`` the 經/注/疏 features. The defaults were chosen on three
+    ``configs/lexicon``); ``use_layer`` the 經/注/疏 features; ``lexicon_pairs`` the lexicon
+    labels on both sides of a boundary (:class:`LexiconMarks`; off in models saved before it
+    existed). The defaults were chosen on three
     chapters held out of training (05, 11, 14): a stronger L1 penalty with 60 iterations gives the
     F1 of 100 iterations at half the training time and a smaller model.
 
@@ -536,6 +557,7 @@ class Punctuator:
         use_lexicon: bool = True,
         use_layer: bool = True,
         lexicon_dir: Optional[str] = None,
+        lexicon_pairs: bool = True,
         break_bias: float = 0.8,
         lstm_weight: float = 0.0,
         lstm_epochs: int = 8,
@@ -547,12 +569,13 @@ class Punctuator:
         self.use_lexicon = use_lexicon
         self.use_layer = use_layer
         self.lexicon_dir = lexicon_dir
+        self.lexicon_pairs = lexicon_pairs
         self.break_bias = break_bias
         self.lstm_weight = lstm_weight
         self.lstm_epochs = lstm_epochs
 
     def get_params(self) -> dict:
-        names = ("window", "c1", "c2", "max_iterations", "use_lexicon", "use_layer", "lexicon_dir", "break_bias",
+        names = ("window", "c1", "c2", "max_iterations", "use_lexicon", "use_layer", "lexicon_dir", "lexicon_pairs", "break_bias",
                  "lstm_weight", "lstm_epochs")
         return {k: getattr(self, k) for k in names}
 
@@ -566,7 +589,7 @@ class Punctuator:
             lex = Lexicon.load(Path(self.lexicon_dir) if self.lexicon_dir else None)
             self.lexicon_terms_ = lex.normalised(normalise_str)
         if getattr(self, "_marks", None) is None:
-            self._marks = LexiconMarks(self.lexicon_terms_)
+            self._marks = LexiconMarks(self.lexicon_terms_, pairs=self.lexicon_pairs)
         return self._marks
 
     def features(self, chars: str, layer: Optional[str] = None) -> list[list[str]]:
@@ -773,7 +796,7 @@ class Punctuator:
             settings = json.loads(settings_path.read_text(encoding="utf-8"))
             if settings.get("format") != FORMAT_VERSION:
                 raise ValueError(f"format {settings.get('format')!r}, expected {FORMAT_VERSION}")
-            model = cls(**settings["params"])
+            model = cls(**{"lexicon_pairs": False, **settings["params"]})  # older models: no pair features
             if model.lstm_weight:
                 command = LSTM_REBUILD_COMMAND
             model.lexicon_terms_ = settings.get("lexicon_terms")
