@@ -200,10 +200,23 @@ def test_models_saved_before_lexicon_pairs_load_without_them(unseen_model, passa
     folder = unseen_model.save(tmp_path / "old")
     settings = json.loads((folder / "settings.json").read_text(encoding="utf-8"))
     del settings["params"]["lexicon_pairs"]
+    del settings["params"]["jing_repeat"]
     (folder / "settings.json").write_text(json.dumps(settings, ensure_ascii=False), encoding="utf-8")
     old = Punctuator.load(folder)
-    assert old.lexicon_pairs is False and old._lexicon().pairs is False
-    assert Punctuator.load(default_model_dir()).lexicon_pairs is True  # the shipped model uses them
+    assert old.lexicon_pairs is False and old._lexicon().pairs is False and old.jing_repeat == 1
+    shipped = Punctuator.load(default_model_dir())  # trained with both
+    assert shipped.lexicon_pairs is True and shipped.jing_repeat > 1
+
+
+def test_repeating_the_jing_changes_what_is_learned_not_what_is_counted():
+    # two 經 and two 注 passages of 鄉飲酒禮: the 經 seen three times gives another model
+    texts = ["主人坐取爵，實之賓之席前，西北面獻賓。", "賓西階上拜，主人少退。",
+             "獻，進也。進酒於賓。", "少退，少辟。"]
+    layers = ["JING", "JING", "ZHU", "ZHU"]
+    once = Punctuator(jing_repeat=1, max_iterations=20).fit(texts, layers)
+    thrice = Punctuator(jing_repeat=3, max_iterations=20).fit(texts, layers)
+    assert once.training_["chars"] == thrice.training_["chars"]  # the text itself is counted once
+    assert once.crfsuite_bytes_ != thrice.crfsuite_bytes_
 
 
 def test_missing_or_corrupt_model_names_path_and_rebuild_command(tmp_path):
