@@ -174,6 +174,13 @@ class DocumentProcessor:
             from pipeline.layers.runtime import load_model  # the runtime form: no scikit-learn
 
             self._layer_model = load_model(settings.get("model"))
+            seams = getattr(self._layer_model, "splitter_", None)
+            if seams is not None and settings.get("seam_breaks", True):
+                # the one seam of a run whose shape the reader knows falls where the 斷句 model
+                # would break (RunTogetherSplitter._best_single_cut): the model [sentences] uses
+                from pipeline.text.punctuate import Punctuator
+
+                seams.break_model_ = self.splitter if isinstance(self.splitter, Punctuator) else Punctuator.load(None)
         return self._layer_model
 
     def preload(self) -> None:

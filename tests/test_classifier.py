@@ -402,3 +402,35 @@ def test_a_seam_never_cuts_a_participant_name(shipped):
     z, j = "ZHU", "JING"
     assert _snap_seams("賓長升", [z, j, j]) == [j, j, j]  # 賓|長 → |賓長
     assert _snap_seams("也賓升", [z, j, j]) == [z, j, j]  # no name across the seam: unchanged
+
+
+def test_a_known_seam_falls_at_a_clause_end_of_the_duandju_model(shipped):
+    # 鄉飲酒禮, 四部叢刊 鄭注 without its parentheses: 經 「介西階上立」 then 注 「不言疑者，省文」; 注
+    # 「長其老者，言三人，則衆賔多矣」 then 經 「主人拜送」. Alone, the character CRF cuts 介西階|上立 and
+    # 長其老者|言三人; held to the places the 斷句 model breaks, the seam falls where the 經 clause ends
+    from pipeline.records import RunShape
+    from pipeline.text.punctuate import Punctuator
+
+    splitter = shipped.splitter_
+    cases = (("介西階上立", "不言疑者省文", RunShape("JING", "ZHU", one_switch=True)),
+             ("長其老者言三人則衆賔多矣", "主人拜送", RunShape("ZHU", "JING", one_switch=True)))
+    try:
+        for first, second, shape in cases:
+            text = first + second
+            splitter.break_model_ = None
+            free = splitter.predict_labels(text, shipped, shape)
+            splitter.break_model_ = Punctuator.load()
+            held = splitter.predict_labels(text, shipped, shape)
+            assert free.index(shape.last) != len(first)
+            assert held == [shape.first] * len(first) + [shape.last] * len(second)
+    finally:
+        splitter.break_model_ = None
+
+
+def test_the_pipeline_holds_known_seams_to_the_duandju_model_unless_told_not_to():
+    from pipeline.process import DocumentProcessor
+    from pipeline.text.punctuate import Punctuator
+
+    assert isinstance(DocumentProcessor().layer_model.splitter_.break_model_, Punctuator)
+    off = DocumentProcessor({"layers": {"seam_breaks": False}})
+    assert getattr(off.layer_model.splitter_, "break_model_", None) is None

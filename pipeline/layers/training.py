@@ -517,6 +517,20 @@ SHAPED_SETS = {
 SEED_RUN_SHAPE = RunShape(first="JING")
 
 
+def fold_punctuator(chapters: Sequence[str]):
+    """The 斷句 model with the shipped model's settings, trained on ``chapters`` only (the seam of
+    a run with a known shape is held to its breaks; a model that saw the test chapters would
+    flatter it)."""
+    from pipeline.text.punctuate import Punctuator, training_units
+
+    try:
+        params = {k: v for k, v in Punctuator.load().get_params().items() if k not in ("lexicon_dir", "lstm_weight")}
+    except Exception:  # noqa: BLE001 - no shipped model: the defaults
+        params = {}
+    units = training_units(chapters)
+    return Punctuator(**params).fit([u[2] for u in units], [u[1] for u in units])
+
+
 def score_splitter(splitter: RunTogetherSplitter, sequences: Sequence[Sequence[tuple[str, str]]], tolerance: int = 2,
                    classifier: Optional[LayerClassifier] = None, shape: Optional[RunShape] = None) -> dict[str, Any]:
     """Character accuracy (Han characters) and seam recall within ``tolerance`` characters."""
@@ -610,11 +624,16 @@ def evaluate_layers(
         if with_splitter:
             splitter = fit_splitter(train_units)
             t4 = time.perf_counter()
+            breaks = fold_punctuator(sorted({u.chapter for u in train_units}))
             for name, seqs in _splitter_sets(test_units).items():
                 split_seqs[name].append(score_splitter(splitter, seqs, classifier=model))
                 split_seqs[name + " — CRF alone"].append(score_splitter(splitter, seqs))
                 if name in SHAPED_SETS:
+                    split_seqs[name + " — shape known, seam anywhere"].append(
+                        score_splitter(splitter, seqs, classifier=model, shape=SHAPED_SETS[name]))
+                    splitter.break_model_ = breaks  # as `yili process` does ([layers] seam_breaks)
                     split_seqs[name + " — shape known"].append(score_splitter(splitter, seqs, classifier=model, shape=SHAPED_SETS[name]))
+                    splitter.break_model_ = None
             for chapter in test_chapters:
                 if seed_runs.get(chapter):
                     split_seqs["seed 004 run-together lines (gold, simplified)"].append(score_splitter(splitter, seed_runs[chapter], classifier=model))
