@@ -223,16 +223,13 @@ def edition_agreement(seed: str = INDEPENDENT_EDITION[0], chapters: Sequence[str
     """Two editors on the same words: the breaks of the 經 in an independently punctuated edition
     (a bundled seed) against the XHTML edition's, where both have the same characters.
 
-    Each XHTML 經 passage is found in the seed by its first ``anchor``-character stretch (both
-    folded to simplified, character by character); its characters are aligned with difflib and only
-    boundaries inside common blocks of ``min_block`` characters or more count. A passage counts if
-    four fifths of it align. Where the seed gives a passage twice, its first copy is read."""
+    Each XHTML 經 passage is found in the seed by its first ``anchor``-character stretch (both in
+    the matching form, simplified, one character for one); its characters are aligned with difflib
+    and only boundaries inside common blocks of ``min_block`` characters or more count. A passage
+    counts if four fifths of it align. Where the seed gives a passage twice, its first copy is read."""
     import difflib
 
-    from pipeline.text.normalise import normalise_str
-
-    def fold(s: str) -> str:
-        return "".join((normalise_str(c) or c)[:1] for c in s)
+    from pipeline.text.normalise import normalise_str as fold  # one char per char: indices carry over
 
     path = Path(__file__).resolve().parents[1] / "samples" / seed
     other = strip_marks(path.read_text(encoding="utf-8"))
