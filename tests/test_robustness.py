@@ -20,9 +20,8 @@ from pipeline.cli import app
 REPO = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
-# 鄉飲酒禮 經 with its 注, as seed 003 prints them (traditional), and the same in simplified
+# 鄉飲酒禮 經 as seed 003 prints it (traditional), and the same in simplified
 JING = "主人戒賓，賓拜辱。主人答拜，乃請賓，賓禮辭，許。主人再拜，賓答拜。主人退，賓拜辱。"
-ZHU = "戒，警也，告也。拜辱，出拜其自屈辱至己門也。"
 JING_SIMPLIFIED = "主人戒宾，宾拜辱。主人答拜，乃请宾，宾礼辞，许。主人再拜，宾答拜。"
 
 
@@ -50,22 +49,28 @@ def test_gb18030_and_big5_files_are_decoded_and_the_encoding_reported(tmp_path):
 
 
 def test_ten_megabytes_without_a_newline(tmp_path):
-    """One line of 10 MB (a concatenated dump): processed as one document, offsets valid."""
-    unit = JING + ZHU
+    """One line of 10 MB (a concatenated dump of seed 004: 經, 注 and 疏 with their markers) is one
+    document whose every copy reads exactly as the copy alone does: size changes nothing."""
+    copy = next((REPO / "pipeline" / "samples").glob("004_*.txt")).read_text(encoding="utf-8").replace("\n", "")
     big = tmp_path / "one-line.txt"
-    n = 10_000_000 // len(unit.encode("utf-8")) + 1
-    big.write_text(unit * n, encoding="utf-8")
+    n = 10_000_000 // len(copy.encode("utf-8")) + 1
+    big.write_text(copy * n, encoding="utf-8")
     assert big.stat().st_size >= 10_000_000 and b"\n" not in big.read_bytes()
     small = tmp_path / "small.txt"
-    small.write_text(JING, encoding="utf-8")
+    small.write_text(copy, encoding="utf-8")
     code, lines, output = process(str(big), str(small), tmp_path=tmp_path)
     assert code == 0, output
     assert len(lines) == 2 and "error" not in lines[0]
-    rec = lines[0]
-    assert len(rec["text"]) == len(unit) * n
+    rec, alone = lines
+    assert len(rec["text"]) == len(copy) * n
     check_offsets(rec)
-    assert len(rec["sentences"]) >= 6 * n  # every 。 of every copy ends a sentence
-    assert lines[1]["actions"]
+    assert len(alone["sentences"]) > 500 and len(alone["actions"]) > 100
+    for key in ("segments", "sentences", "actions"):
+        assert len(rec[key]) == n * len(alone[key]), key
+    jing = [s for s in alone["segments"] if s["layer"] == "JING"]
+    last = [s for s in rec["segments"] if s["layer"] == "JING"][-len(jing):]
+    shift = len(copy) * (n - 1)
+    assert [(s["start"] - shift, s["end"] - shift) for s in last] == [(s["start"], s["end"]) for s in jing]
 
 
 @pytest.mark.parametrize("section,folder,fix", [
