@@ -126,6 +126,25 @@ def test_jieba_tokens_line_up_with_spans_and_function_words_are_single(nlp):
     assert any(len(t.text) > 1 and not doc[t.i : t.i + 1].text in nlp.tokenizer.matcher.terms for t in doc)
 
 
+def test_jieba_cuts_are_remembered_per_stretch_and_read_as_fresh(nlp, monkeypatch):
+    """The stretch cache must give exactly what jieba gives, and stay bounded."""
+    import pipeline.nlp.jieba_tokenizer as jt
+
+    raw = seed("004")
+    view = segment_view(raw, 0, 6000)
+    tokenizer = nlp.tokenizer
+    tokenizer._cuts.clear()
+    first = tokenizer.ranges(view.text)
+    remembered = len(tokenizer._cuts)
+    assert remembered > 50
+    assert tokenizer.ranges(view.text) == first  # now from the cache
+    fresh = jt.JiebaRitualTokenizer(nlp.vocab)
+    fresh._jieba = tokenizer.jieba
+    monkeypatch.setattr(jt, "CACHE_SIZE", 10)
+    assert fresh.ranges(view.text) == first  # cleared every 10 stretches, same cuts
+    assert len(fresh._cuts) <= 10
+
+
 def test_char_backend_is_one_token_per_char(char_nlp):
     text = normalise_str("主人阼階上當楣北面再拜")
     assert [t.text for t in char_nlp(text)] == list(text)

@@ -33,6 +33,9 @@ class JiebaRitualTokenizer(LexiconAlignedTokenizer):
         super().__init__(vocab, lexicon_dir, function_words)
         self.hmm = hmm
         self._jieba = None
+        #: stretch → jieba's (start, end) cuts of it: the stretches between lexicon terms and
+        #: function words repeat all through a text (坐, 興, 再拜 …), and jieba costs ~10 µs a call
+        self._cuts: dict[str, list[tuple[int, int]]] = {}
 
     @property
     def jieba(self):
@@ -76,11 +79,23 @@ class JiebaRitualTokenizer(LexiconAlignedTokenizer):
                 if i - run == 1:
                     out.append((run, i))
                 elif i > run:
-                    out.extend((run + s, run + e) for _, s, e in self.jieba.tokenize(text[run:i], HMM=self.hmm))
+                    out.extend((run + s, run + e) for s, e in self._stretch_cuts(text[run:i]))
                 if i < end:
                     out.append((i, i + 1))
                 run = i + 1
         return out
+
+    def _stretch_cuts(self, stretch: str) -> list[tuple[int, int]]:
+        cuts = self._cuts.get(stretch)
+        if cuts is None:
+            if len(self._cuts) >= CACHE_SIZE:  # bounded: a long batch run must not grow without end
+                self._cuts.clear()
+            cuts = self._cuts[stretch] = [(s, e) for _, s, e in self.jieba.tokenize(stretch, HMM=self.hmm)]
+        return cuts
+
+
+#: How many distinct stretches :class:`JiebaRitualTokenizer` remembers (a few MB at most).
+CACHE_SIZE = 100_000
 
 
 @registry.tokenizers("yili.jieba_tokenizer.v1")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from array import array
 from dataclasses import dataclass
+from itertools import compress
 from typing import Callable, Iterable, Optional
 
 
@@ -43,13 +44,19 @@ class TextView:
         pos = start
         cuts.append((end, end))
         for cut_start, cut_end in cuts:
-            for i in range(pos, max(pos, cut_start)):
-                ch = raw[i]
-                if drop_chars is not None and drop_chars(ch):
-                    continue
-                chars.append(ch)
-                starts.append(i)
-                ends.append(i + 1)
+            stop = max(pos, cut_start)
+            if stop > pos:  # whole stretches at a time: this runs over every character of a document
+                piece = raw[pos:stop]
+                keep = None if drop_chars is None else [not dropped for dropped in map(drop_chars, piece)]
+                if keep is None or all(keep):
+                    chars.append(piece)
+                    starts.extend(range(pos, stop))
+                    ends.extend(range(pos + 1, stop + 1))
+                else:
+                    kept = list(compress(range(pos, stop), keep))
+                    chars.append("".join(compress(piece, keep)))
+                    starts.extend(kept)
+                    ends.extend(i + 1 for i in kept)
             pos = max(pos, cut_end)
         return cls(raw, "".join(chars), starts, ends, origin=start)
 
