@@ -76,6 +76,58 @@ def test_runtime_probabilities_equal_the_joblib_model_on_snippets(both):
     assert joblib_model.splitter_._crf_labels(text) == runtime.splitter_._crf_labels(text)
 
 
+def test_window_scores_are_the_mean_weight_of_the_ngrams_inside_each_window():
+    """The windows of all widths are computed together; each must still be the plain mean of the
+    hashed n-gram weights that lie wholly inside it, plus the intercept."""
+    from pipeline.layers.seams import _hash
+
+    scorer = load_model().splitter_.scorer_
+    han = "主人坐取爵于篚降洗賓降主人辭降賓對東面立主人坐取爵沃洗者西北面"
+    n = len(han)
+    windows = scorer.window_scores(han)
+    assert len(windows) == len(scorer.widths)
+
+    def plain(lo: int, hi: int) -> np.ndarray:
+        lo, hi = max(lo, 0), min(hi, n)
+        rows = [scorer.coef_[_hash(han[i : i + k], scorer.n_features)]
+                for k in scorer.orders for i in range(lo, hi - k + 1)]
+        return (np.mean(rows, axis=0) if rows else 0.0) + scorer.intercept_
+
+    for w, (left, right, centre) in zip(scorer.widths, windows):
+        half = max(w // 2, 1)
+        for i in (0, 1, 5, n // 2, n - 2, n - 1):
+            assert np.allclose(left[i], plain(i - w, i)), (w, i)
+            assert np.allclose(right[i], plain(i, i + w)), (w, i)
+            assert np.allclose(centre[i], plain(i - half, i + half)), (w, i)
+
+
+def test_resolving_a_record_scores_each_text_once_and_keeps_nothing_after(monkeypatch):
+    """The splitter and the segments read the same texts; each is scored once per call, and
+    what was remembered is gone when the call returns (the next record is a new text)."""
+    from pipeline.process import DocumentProcessor
+
+    model = load_model()
+    proc = DocumentProcessor()
+    proc._layer_model = model
+    seen: list[str] = []
+    raw_logits = model._logits
+
+    def counting(texts):
+        seen.extend(texts)
+        return raw_logits(texts)
+
+    monkeypatch.setattr(model, "_logits", counting)
+    record = {"text": "主人揖先入賓厭介入門左介厭眾賓入眾賓皆入門左北上"}  # one piece: splitter and segment read the same text
+    _layout, first, _removed = proc.layers(record)
+    assert seen and len(seen) == len(set(seen))
+    assert getattr(model, "_logit_memo", None) is None
+    assert getattr(model.splitter_, "_call_memo", None) is None
+    seen.clear()
+    _layout, again, _removed = proc.layers(record)
+    assert seen  # scored anew, not from a memo of the last call
+    assert [(s.layer, s.start, s.end, s.score) for s in again] == [(s.layer, s.start, s.end, s.score) for s in first]
+
+
 def test_processing_a_document_imports_no_scikit_learn(tmp_path):
     code = (
         "import sys\n"

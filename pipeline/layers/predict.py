@@ -68,8 +68,21 @@ class LayerPredictor:
         out = np.tile(np.array([UNREADABLE_SCORES[c] for c in LAYERS]), (len(texts), 1))
         ok = [i for i, t in enumerate(texts) if readable(t)]
         if ok:
-            out[ok] = self._calibrated(self._logits([texts[i] for i in ok]), separate)
+            out[ok] = self._calibrated(self._remembered_logits([texts[i] for i in ok]), separate)
         return out
+
+    def _remembered_logits(self, texts: list[str]) -> np.ndarray:
+        """:meth:`_logits`, each text scored once per :meth:`resolve_segments` call: the splitter
+        scores a run's pieces and the segments then score the same text again (a one-passage
+        record is both)."""
+        memo = getattr(self, "_logit_memo", None)
+        if memo is None:
+            return self._logits(texts)
+        missing = list(dict.fromkeys(t for t in texts if t not in memo))
+        if missing:
+            for t, row in zip(missing, self._logits(missing)):
+                memo[t] = row
+        return np.array([memo[t] for t in texts])
 
     def _calibrated(self, logits: np.ndarray, separate: bool = True) -> np.ndarray:
         """Probabilities from decision values: the temperature softmax, with 疏's own sigmoid (fitted on held-out chapters)."""
@@ -166,6 +179,13 @@ class LayerPredictor:
         :class:`~pipeline.records.RunShape`), the splitter decodes within it and its layers stand.
         Decided segments are returned unchanged.
         """
+        self._logit_memo: Optional[dict] = {}
+        try:
+            return self._resolve(text, segments, removed, splitter)
+        finally:
+            self._logit_memo = None
+
+    def _resolve(self, text: str, segments: list, removed: Iterable, splitter: Any) -> list:
         from pipeline.records import Segment
 
         if splitter == "attached":

@@ -69,25 +69,24 @@ class WindowScores:
             arr = np.vstack(rows) if rows else np.zeros((0, k), dtype=np.float32)
             prefix[order] = np.vstack([np.zeros((1, k)), np.cumsum(arr, axis=0)])
         idx = np.arange(n)
-
-        def mean(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-            lo = np.clip(lo, 0, n)
-            hi = np.clip(hi, 0, n)
-            total = np.zeros((len(lo), k))
-            count = np.zeros(len(lo))
-            for order, csum in prefix.items():
-                last = np.clip(hi - order + 1, lo, None)  # n-grams starting in [lo, last) lie inside
-                last = np.minimum(last, len(csum) - 1)
-                lo_ = np.minimum(lo, len(csum) - 1)
-                total += csum[last] - csum[lo_]
-                count += np.maximum(last - lo_, 0)
-            return total / np.maximum(count, 1)[:, None] + self.intercept_
-
-        out = []
+        # the windows of every width and side at once (left, right, centre per width): numpy's
+        # per-call cost is paid once, not twelve times (it dominated short texts)
+        bounds = []
         for w in self.widths:
             half = max(w // 2, 1)
-            out.append((mean(idx - w, idx), mean(idx, idx + w), mean(idx - half, idx + half)))
-        return out
+            bounds += [(idx - w, idx), (idx, idx + w), (idx - half, idx + half)]
+        lo = np.clip(np.concatenate([b[0] for b in bounds]), 0, n)
+        hi = np.clip(np.concatenate([b[1] for b in bounds]), 0, n)
+        total = np.zeros((len(lo), k))
+        count = np.zeros(len(lo))
+        for order, csum in prefix.items():
+            last = np.clip(hi - order + 1, lo, None)  # n-grams starting in [lo, last) lie inside
+            last = np.minimum(last, len(csum) - 1)
+            lo_ = np.minimum(lo, len(csum) - 1)
+            total += csum[last] - csum[lo_]
+            count += np.maximum(last - lo_, 0)
+        means = (total / np.maximum(count, 1)[:, None] + self.intercept_).reshape(len(self.widths), 3, n, k)
+        return [(m[0], m[1], m[2]) for m in means]
 
 
 def _repeat_lengths(s: str, lookback: int, cap: int = 4) -> list[int]:
@@ -111,7 +110,30 @@ class SplitPredictor:
 
     # -- features -----------------------------------------------------------------------------
     def _char_features(self, text: str, scorer: WindowScores) -> tuple[list[dict], list[int]]:
-        """One feature dict per Han character of ``text``, and the characters' positions."""
+        """One feature dict per Han character of ``text``, and the characters' positions.
+
+        Within one :meth:`predict_labels` call the same text is featurised by the seams, the
+        piece Viterbi and the single-cut search alike: the result is kept for that call only."""
+        memo = getattr(self, "_call_memo", None)
+        key = ("features", id(scorer), text)
+        if memo is not None and key in memo:
+            return memo[key]
+        result = self._char_features_of(text, scorer)
+        if memo is not None:
+            memo[key] = result
+        return result
+
+    def _window_scores(self, scorer: WindowScores, han: str) -> list:
+        memo = getattr(self, "_call_memo", None)
+        key = ("windows", id(scorer), han)
+        if memo is not None and key in memo:
+            return memo[key]
+        result = scorer.window_scores(han)
+        if memo is not None:
+            memo[key] = result
+        return result
+
+    def _char_features_of(self, text: str, scorer: WindowScores) -> tuple[list[dict], list[int]]:
         folded = fold_script(text)
         pos = han_positions(folded)
         han = "".join(folded[i] for i in pos)
@@ -124,7 +146,7 @@ class SplitPredictor:
                 after[j - 1] = before[j]
         if n:
             after[-1] = _punct_kind(folded[pos[-1] + 1 :]) or "END"
-        windows = scorer.window_scores(han)
+        windows = self._window_scores(scorer, han)
         repeat = _repeat_lengths(han, self.lookback)
         feats: list[dict] = []
         pad = "^^" + han + "$$$$"
@@ -232,11 +254,15 @@ class SplitPredictor:
         """
         if not hasattr(self, "crf_"):
             raise RuntimeError("RunTogetherSplitter is not fitted")
-        if classifier is not None and any(is_han(ch) for ch in text):
-            if shape is not None:
-                return _snap_seams(text, self._sentence_labels(text, classifier, shape))
-            return _snap_seams(text, self._piece_labels(text, classifier))
-        return self._crf_labels(text)
+        self._call_memo: Optional[dict] = {}  # features of this call's text (see _char_features)
+        try:
+            if classifier is not None and any(is_han(ch) for ch in text):
+                if shape is not None:
+                    return _snap_seams(text, self._sentence_labels(text, classifier, shape))
+                return _snap_seams(text, self._piece_labels(text, classifier))
+            return self._crf_labels(text)
+        finally:
+            self._call_memo = None
 
     def _pieces(self, text: str, seams: Optional[Iterable[int]] = None) -> list[tuple[int, int]]:
         """Where ``text`` is cut before its pieces get layers: sentences, or unpunctuated, clauses
@@ -279,7 +305,7 @@ class SplitPredictor:
             J, Z = self.scorer_.layers.index("JING"), self.scorer_.layers.index("ZHU")
             widths = list(self.scorer_.widths)
             w = 16 if 16 in widths else widths[-1]
-            left, right, _c = self.scorer_.window_scores(han)[widths.index(w)]
+            left, right, _c = self._window_scores(self.scorer_, han)[widths.index(w)]
             d = (left[:, J] - left[:, Z]) - (right[:, J] - right[:, Z])
             for j in range(2, len(han) - 2):
                 if d[j] > 0 and d[j] >= d[j - 1] and d[j] >= d[j + 1] and left[j, J] > left[j, Z] and right[j, Z] > right[j, J]:
@@ -617,7 +643,8 @@ def _decision(classifier: Any, texts: list[str]) -> np.ndarray:
     out = np.zeros((len(texts), 4))
     ok = [i for i, t in enumerate(texts) if readable(t)]
     if ok:
-        out[ok] = classifier._logits([texts[i] for i in ok])
+        score = getattr(classifier, "_remembered_logits", None) or classifier._logits  # once per text in a call
+        out[ok] = score([texts[i] for i in ok])
     return out
 
 
