@@ -10,7 +10,9 @@ letters only (punctuation, spaces and removed ranges left out), so 「賓拜」 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Iterable, Optional, Sequence
 
 _OPEN = "「“\"『"
@@ -76,8 +78,11 @@ class Letters:
         self.range_of: list[int] = []
         self.range_first: list[Optional[int]] = []
         drops = sorted(drop)
-        di = 0
+        # running maximum of the drops' ends: the first drop ending after ``start`` is found by
+        # bisection instead of a walk from the first drop for every range
+        reach = list(accumulate((e for _s, e in drops), max))
         for r, (start, end) in enumerate(ranges):
+            di = bisect_right(reach, start)
             self.range_start.add(len(chars))
             self.sentence_start.add(len(chars))
             first_here = len(chars)
@@ -99,7 +104,6 @@ class Letters:
                     boundary = True
                 elif ch in _AFTER_END or ch.isspace():
                     pass
-            di = 0
             self.range_first.append(first_here if len(chars) > first_here else None)
         self.text = "".join(chars)
 
