@@ -26,6 +26,12 @@ HEAD_RE = re.compile(
     rf"(?:○?注?(?:釋曰|释曰))?"
 )
 
+#: a sentence only the 疏 writes: it opens on a 「X」至「Y」 head (of the 經, or 注「X」至「Y」) or on
+#: 釋曰. A lone 「X」 is not enough: the 經 and 注 open sentences on quotations too.
+SHU_OPENING_RE = re.compile(
+    rf"^[\s\u3000○]*(?:\[疏\]|【疏】|疏)?[\s\u3000○]*(?:注?{_CITE}至{_CITE}|注?(?:釋曰|释曰))"
+)
+
 #: what ends a sentence (a 經 or 注 citation must end on one, preferably)
 SENTENCE_END = set("。！？；!?;")
 _AFTER_END = set("」』”’\"）)")

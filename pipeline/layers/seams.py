@@ -437,12 +437,16 @@ class SplitPredictor:
             shu = np.array([sum(1 for i in range(a, b) if crf[i] == "SHU") / max(b - a, 1) for a, b in spans])
             for j, layer in enumerate(self.layers):
                 emis[:, j] += np.log((shu if layer == "SHU" else 1.0 - shu) + self.crf_smoothing)
+        heads = _shu_heads(texts) if "SHU" in self.layers and any(ch in _SENTENCE_END for ch in text) else set()
+        for j in heads:  # a 疏 head (「X」至「Y」, 釋曰) is written only by the 疏: a marker, not a guess
+            emis[j, :] = np.log(1e-12)
+            emis[j, self.layers.index("SHU")] = 0.0
         path = _viterbi(emis, np.log(self.piece_transitions_), columns)
         tags = [self.layers[j] for j in path]
         if tagged is not None and "SHU" in self.layers and shape is None:
             # 疏 where the piece CRF and the character CRF agree on it; a piece the Viterbi
             # called 疏 that they do not is given the piece CRF's layer
-            agree = [b == "SHU" and share >= 0.5 for b, share in zip(tagged, shu)]
+            agree = [j in heads or (b == "SHU" and share >= 0.5) for j, (b, share) in enumerate(zip(tagged, shu))]
             tags = ["SHU" if ok else (b if a == "SHU" else a) for a, b, ok in zip(tags, tagged, agree)]
         return self._tags_to_chars(text, spans, tags)
 
@@ -543,6 +547,16 @@ class SplitPredictor:
 
 
 _NAMES: Optional[frozenset[str]] = None
+
+
+def _shu_heads(texts: Sequence[str]) -> set[int]:
+    """The punctuated pieces that open with a 疏 head, 「X」至「Y」 citing the 經 or 注, or with 釋曰
+    (:data:`~pipeline.layers.anchors.SHU_OPENING_RE`). The models learn these well from the
+    corpus, but a retrained model once read 「主人」至「走見」。 as 注; the head is a marker and is
+    kept 疏 whatever the weights say."""
+    from pipeline.layers.anchors import SHU_OPENING_RE
+
+    return {j for j, t in enumerate(texts) if SHU_OPENING_RE.match(t)}
 
 
 def _participant_names() -> frozenset[str]:
