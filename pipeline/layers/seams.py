@@ -16,6 +16,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
+from pipeline.layers.anchors import SHU_OPENING_RE
 from pipeline.layers.features import fold_script, is_han
 from pipeline.records import RunShape
 
@@ -114,24 +115,19 @@ class SplitPredictor:
 
         Within one :meth:`predict_labels` call the same text is featurised by the seams, the
         piece Viterbi and the single-cut search alike: the result is kept for that call only."""
-        memo = getattr(self, "_call_memo", None)
-        key = ("features", id(scorer), text)
-        if memo is not None and key in memo:
-            return memo[key]
-        result = self._char_features_of(text, scorer)
-        if memo is not None:
-            memo[key] = result
-        return result
+        return self._per_call(("features", id(scorer), text), lambda: self._char_features_of(text, scorer))
 
     def _window_scores(self, scorer: WindowScores, han: str) -> list:
+        return self._per_call(("windows", id(scorer), han), lambda: scorer.window_scores(han))
+
+    def _per_call(self, key: tuple, compute: Any) -> Any:
+        """``compute()``, remembered under ``key`` while a :meth:`predict_labels` call runs."""
         memo = getattr(self, "_call_memo", None)
-        key = ("windows", id(scorer), han)
-        if memo is not None and key in memo:
-            return memo[key]
-        result = scorer.window_scores(han)
-        if memo is not None:
-            memo[key] = result
-        return result
+        if memo is None:
+            return compute()
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
 
     def _char_features_of(self, text: str, scorer: WindowScores) -> tuple[list[dict], list[int]]:
         folded = fold_script(text)
@@ -554,8 +550,6 @@ def _shu_heads(texts: Sequence[str]) -> set[int]:
     (:data:`~pipeline.layers.anchors.SHU_OPENING_RE`). The models learn these well from the
     corpus, but a retrained model once read 「主人」至「走見」。 as 注; the head is a marker and is
     kept 疏 whatever the weights say."""
-    from pipeline.layers.anchors import SHU_OPENING_RE
-
     return {j for j, t in enumerate(texts) if SHU_OPENING_RE.match(t)}
 
 
