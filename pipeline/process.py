@@ -302,7 +302,26 @@ class DocumentProcessor:
         if not wanted or self.splitter is None:
             return {}
         found = self.splitter.breaks_many([views[n][1].text for n in wanted], [views[n][0].layer for n in wanted])
+        if self.config.get("sentences", {}).get("shu_quotations", True):
+            found = self._with_quotations(views, wanted, found)
         return {n: _GivenBreaks(b) for n, b in zip(wanted, found)}
+
+    @staticmethod
+    def _with_quotations(views: list, wanted: list[int], found: list[list]) -> list[list]:
+        """The model's breaks plus a clause break where a later 疏 of the document quotes the
+        經/注 text from there on (pipeline/text/quotations.py); a break the model has is kept."""
+        from pipeline.text.quotations import quotation_breaks
+        from pipeline.text.sentences import Break
+
+        if not any(seg.layer == "SHU" for seg, _view in views):
+            return found
+        quoted = quotation_breaks([view.text for _seg, view in views], [seg.layer for seg, _view in views])
+        out = []
+        for n, breaks in zip(wanted, found):
+            have = {b.pos for b in breaks}
+            extra = [Break(pos, "clause") for pos in quoted[n] if pos not in have]
+            out.append(sorted(breaks + extra, key=lambda b: b.pos) if extra else breaks)
+        return out
 
     def _tag(self, view_text: str) -> list[tuple[int, int, str]]:
         from pipeline.nlp import tag_spans
