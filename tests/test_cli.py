@@ -84,6 +84,25 @@ def test_evaluate_actions_scores_the_forms_per_chapter(tmp_path):
     assert list(figures["punctuated"]["chapters"]) == ["03"]
 
 
+def test_the_unseen_form_reads_each_chapter_with_its_own_punctuator():
+    """``unpunctuated-unseen``: the passages of a chapter go through the processor given for that
+    chapter, whose 斷句 model is the one given (here one trained on 鄉飲酒禮 alone), not the shipped one."""
+    from pipeline.actions.report import UNSEEN, load_split, score_records
+    from pipeline.process import DocumentProcessor
+    from pipeline.text.punctuate import Punctuator, training_units
+
+    units = training_units(["04"])
+    small = Punctuator(max_iterations=20).fit([u[2] for u in units], [u[1] for u in units])
+    reader = DocumentProcessor(splitter=small)
+    assert reader.splitter is small
+    records = [r for r in load_split("dev") if r["meta"]["chapter"] == "03"]
+    figures = score_records(records, DocumentProcessor(), variants=("unpunctuated",), unseen={"03": reader})
+    shipped, unseen = figures["unpunctuated"]["all"], figures[UNSEEN]["all"]
+    assert unseen["gold"] == shipped["gold"] == sum(len(r["actions"]) for r in records)
+    assert 0.5 < unseen["f1"] < shipped["f1"]  # a model that saw only one other chapter reads worse
+    assert list(figures[UNSEEN]["chapters"]) == ["03"]
+
+
 def test_unreachable_dask_scheduler_is_named_as_such_not_as_an_output_problem(tmp_path):
     """No scheduler listens on port 1: the error says so (it used to read "cannot write OUT")."""
     import dask
@@ -107,14 +126,14 @@ def test_evaluate_actions_scores_the_configuration_it_is_given(tmp_path):
     figures = {}
     for name, extra in (("default", []), ("lexicon", ["-c", str(cfg)])):
         out = tmp_path / f"{name}.json"
-        result = runner.invoke(app, ["evaluate", "actions", "--split", "dev", "--out", str(out), *extra])
+        result = runner.invoke(app, ["evaluate", "actions", "--split", "dev", "--no-unseen", "--out", str(out), *extra])
         assert result.exit_code == 0, result.output
         figures[name] = json.loads(out.read_text(encoding="utf-8"))
     verb = {k: f["splits"]["dev"]["punctuated"]["all"]["spans"]["VERB"] for k, f in figures.items()}
     assert verb["lexicon"]["precision"] < verb["default"]["precision"] - 0.03
     assert verb["lexicon"]["recall"] >= verb["default"]["recall"]
-    assert figures["lexicon"]["command"] == f"yili evaluate actions -c {cfg}"
-    assert figures["default"]["command"] == "yili evaluate actions"
+    assert figures["lexicon"]["command"] == f"yili evaluate actions -c {cfg} --no-unseen"
+    assert figures["default"]["command"] == "yili evaluate actions --no-unseen"
 
 
 def test_unpunctuated_scoring_reads_gold_roles_without_marks():

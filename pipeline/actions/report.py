@@ -5,7 +5,11 @@ record with ``meta.layer = "JING"`` — the same path ``yili process`` takes —
 
 - ``punctuated``: the edition's text as annotated;
 - ``unpunctuated``: every mark stripped, so sentences come from the 斷句 model;
-- ``simplified``: the text converted character by character to simplified script.
+- ``simplified``: the text converted character by character to simplified script;
+- ``unpunctuated-unseen``: the unpunctuated form, its 斷句 by a model that never saw the chapter
+  (trained with the shipped model's settings on the other chapter folds of ``yili evaluate
+  segmentation``). The shipped 斷句 model was trained on every corpus chapter, the test chapters
+  too, so the ``unpunctuated`` form flatters it: this form is what a chapter never seen gets.
 
 Tuples are matched on the (actor, verb, negated) key (both sides folded by the normaliser, so a
 simplified 宾 matches a traditional 賓), role accuracies are taken on the matched pairs, and the
@@ -31,6 +35,8 @@ REPO = Path(__file__).resolve().parents[2]
 GOLD_DIR = REPO / "annotations" / "actions"
 RESULTS = REPO / "bench" / "results"
 VARIANTS: tuple[str, ...] = ("punctuated", "unpunctuated", "simplified")
+#: the unpunctuated form read by a 斷句 model that never saw the passage's chapter
+UNSEEN = "unpunctuated-unseen"
 
 
 def load_split(split: str, folder: Path = GOLD_DIR) -> list[dict]:
@@ -74,7 +80,7 @@ def variant(record: dict, name: str) -> tuple[str, list[dict]]:
     """The text of ``record`` in form ``name`` and its gold spans moved into that text."""
     text = record["text"]
     spans = [dict(s) for s in record.get("spans", [])]
-    if name == "unpunctuated":
+    if name in ("unpunctuated", UNSEEN):
         stripped, where = _strip(text)
         for s in spans:
             s["start"], s["end"] = where[s["start"]], where[s["end"]]
@@ -92,7 +98,7 @@ def gold_actions(record: dict, name: str) -> list[dict]:
     form a plural role written 賓、介 in the edition can only be read as 賓介, so the marks are
     dropped from the gold strings too (the verb, counts and flags are unchanged)."""
     actions = record.get("actions", [])
-    if name != "unpunctuated":
+    if name not in ("unpunctuated", UNSEEN):
         return actions
     return [{**a, **{r: _strip(a[r])[0] for r in _ROLE_TEXTS if isinstance(a.get(r), str)}} for a in actions]
 
@@ -132,18 +138,21 @@ class _Scores:
         return out
 
 
-def score_records(records: Sequence[dict], processor: Any, variants: Iterable[str] = VARIANTS) -> dict[str, Any]:
-    """Figures per variant for ``records`` overall and per chapter."""
+def score_records(records: Sequence[dict], processor: Any, variants: Iterable[str] = VARIANTS,
+                  unseen: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+    """Figures per variant for ``records`` overall and per chapter. ``unseen`` (chapter → processor
+    whose 斷句 model never saw that chapter, from :func:`unseen_processors`) adds the form :data:`UNSEEN`."""
     from pipeline.text.normalise import normalise_str
 
     result: dict[str, Any] = {}
-    for name in variants:
+    for name in [*variants, *([UNSEEN] if unseen else [])]:
         overall = _Scores()
         chapters: dict[str, _Scores] = defaultdict(_Scores)
         for n, rec in enumerate(records):
             text, gold_spans = variant(rec, name)
             meta = rec.get("meta") or {}
-            out = processor.process({"text": text, "meta": {"layer": "JING"}})
+            reader = unseen[str(meta.get("chapter"))] if name == UNSEEN else processor
+            out = reader.process({"text": text, "meta": {"layer": "JING"}})
             doc = str(meta.get("doc", n))
             for bucket in (overall, chapters[str(meta.get("chapter", "?"))]):
                 bucket.add(doc, gold_actions(rec, name), out["actions"], gold_spans, out["spans"])
@@ -152,24 +161,55 @@ def score_records(records: Sequence[dict], processor: Any, variants: Iterable[st
     return result
 
 
+def unseen_processors(chapters: Iterable[str], config: Optional[dict] = None, workers: int = 2) -> dict[str, Any]:
+    """chapter → a processor whose 斷句 model was trained without that chapter's fold (the chapter
+    folds of ``yili evaluate segmentation``, the shipped model's settings; ~1 min per fold)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from pipeline.layers.training import fold_punctuator
+    from pipeline.process import DocumentProcessor
+    from pipeline.text.punctuate import training_units
+    from pipeline.text.segmentation_eval import chapter_folds
+
+    every = sorted({u[0] for u in training_units()})
+    folds = [fold for fold in chapter_folds(every, 4) if set(fold) & set(chapters)]
+    train = [[ch for ch in every if ch not in fold] for fold in folds]
+    if workers > 1 and len(train) > 1:
+        with ProcessPoolExecutor(max_workers=min(workers, len(train))) as pool:
+            models = list(pool.map(fold_punctuator, train))
+    else:
+        models = [fold_punctuator(chapters_) for chapters_ in train]
+    out: dict[str, Any] = {}
+    for fold, model in zip(folds, models):
+        reader = DocumentProcessor(config, splitter=model)
+        out.update({ch: reader for ch in fold})
+    return out
+
+
 def evaluate_actions(out_file: Optional[Path] = None, splits: Sequence[str] = ("dev", "test"),
-                     config: Optional[dict] = None, config_path: Optional[Path] = None) -> dict[str, Any]:
-    """Score every split; write JSON to ``out_file`` and a Markdown summary beside it."""
+                     config: Optional[dict] = None, config_path: Optional[Path] = None, unseen: bool = True,
+                     workers: int = 2) -> dict[str, Any]:
+    """Score every split; write JSON to ``out_file`` and a Markdown summary beside it. With
+    ``unseen`` also the form :data:`UNSEEN` (trains a 斷句 model per chapter fold first)."""
     from pipeline.process import DocumentProcessor
 
     out_file = Path(out_file) if out_file is not None else RESULTS / "actions.json"
     started = time.perf_counter()
     processor = DocumentProcessor(config)
+    readers = None
+    if unseen:
+        chapters = {str((r.get("meta") or {}).get("chapter")) for split in splits for r in load_split(split)}
+        readers = unseen_processors(chapters, config, workers)
     figures: dict[str, Any] = {
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "command": "yili evaluate actions" + (f" -c {config_path}" if config_path else ""),
+        "command": "yili evaluate actions" + (f" -c {config_path}" if config_path else "") + ("" if unseen else " --no-unseen"),
         "note": "dev chapters were used to develop the rules; test chapters (12 13 14 17) were never looked at "
                 "while developing. Tuple key (actor, verb, negated); roles on matched tuples; spans exact.",
         "splits": {},
     }
     for split in splits:
         records = load_split(split)
-        figures["splits"][split] = {"passages": len(records), **score_records(records, processor)}
+        figures["splits"][split] = {"passages": len(records), **score_records(records, processor, unseen=readers)}
     figures["seconds"] = round(time.perf_counter() - started, 1)
     out_file.parent.mkdir(parents=True, exist_ok=True)
     out_file.write_text(json.dumps(figures, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -185,7 +225,7 @@ def markdown(figures: dict[str, Any]) -> list[str]:
         "| --- | --- | --- | --- | --- | --- | --- | " + " | ".join("---" for _ in roles) + " | --- |",
     ]
     for split, s in figures["splits"].items():
-        for form in VARIANTS:
+        for form in (*VARIANTS, UNSEEN):
             if form not in s:
                 continue
             a = s[form]["all"]
@@ -194,14 +234,20 @@ def markdown(figures: dict[str, Any]) -> list[str]:
                 f"{a['f1']:.3f} | " + " | ".join(f"{a['roles'].get(r, 0):.3f}" for r in roles)
                 + f" | {a['spans']['all']['f1']:.3f} |"
             )
-    lines += ["", "| split | chapter | gold tuples | F1 (punctuated) | F1 (unpunctuated) | span F1 | "
-              + " | ".join(SPAN_LABELS) + " |", "| --- | --- | --- | --- | --- | --- | "
+    if any(UNSEEN in s for s in figures["splits"].values()):
+        lines += ["", "`unpunctuated` is read by the shipped 斷句 model, which was trained on every corpus chapter (the",
+                  "test chapters too); `unpunctuated-unseen` by a 斷句 model trained without the passage's chapter fold:",
+                  "what a chapter never seen gets."]
+    lines += ["", "| split | chapter | gold tuples | F1 (punctuated) | F1 (unpunctuated) | F1 (unpunctuated-unseen) | span F1 | "
+              + " | ".join(SPAN_LABELS) + " |", "| --- | --- | --- | --- | --- | --- | --- | "
               + " | ".join("---" for _ in SPAN_LABELS) + " |"]
     for split, s in figures["splits"].items():
         for ch, a in s["punctuated"]["chapters"].items():
             u = s.get("unpunctuated", {}).get("chapters", {}).get(ch)
+            v = s.get(UNSEEN, {}).get("chapters", {}).get(ch)
             lines.append(
                 f"| {split} | {ch} | {a['gold']} | {a['f1']:.3f} | {u['f1'] if u else float('nan'):.3f} | "
+                f"{v['f1'] if v else float('nan'):.3f} | "
                 f"{a['spans']['all']['f1']:.3f} | " + " | ".join(f"{a['spans'][lb]['f1']:.3f}" for lb in SPAN_LABELS) + " |"
             )
     return lines
