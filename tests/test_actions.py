@@ -1059,6 +1059,18 @@ def test_gold_round_five_constructions(extractor):
     assert run.get("入").actor == "諸公卿大夫"
 
 
+def test_a_participant_cut_off_before_its_ze_clause_is_still_its_agent(extractor):
+    """04 眾工則不拜，受爵，祭飲 unpunctuated: a 斷句 model that never saw 鄉飲酒禮 cuts it 眾工|則不拜受爵|
+    祭飲|…. A participant alone before a 則 clause is only its topic when that clause acts on them
+    (大師，則為之洗); here 眾工 is the agent of every act (it lost all of them before)."""
+    passage = next(t for t in jing("04").values() if t.startswith("眾工則不拜"))
+    raw = passage.replace("，", "").replace("。", "")
+    run = run_on(extractor, raw, raw, clauses=["眾工", "則不拜受爵", "祭飲", "辯有脯醢", "不祭"])
+    assert {(a.actor, a.verb, a.negated) for a in run.actions} >= {("眾工", "拜", True), ("眾工", "飲", False),
+                                                                    ("眾工", "祭", True)}
+    check(xh(extractor, "04", 247, "大師，則為之洗，").get("洗"), actor=None)
+
+
 def test_nominal_uses_of_ci_and_ming(extractor):
     """03 p130 辭不得命 ("the refusal not granted") names the refusal again, no second 辭 and no 命;
     03 p133 以君命使: the lord's command, no 命 act."""

@@ -404,11 +404,12 @@ class _Run:
         return any(e.lemma == d.lemma and e.sentence[0] == passage for e in self.emitted[-20:])
 
     def _topic_only(self, text: str, trimmed: Span, clauses: list[tuple[int, int]], at: int) -> bool:
-        """Is clause ``at`` a participant alone, with a 則 clause after it (大師，則為之洗)?"""
+        """Is clause ``at`` a participant alone, with a 則 clause after it that acts on them (大師，
+        則為之洗)? Without the 之 the participant is the agent, cut off by the 斷句 (眾工|則不拜受爵)."""
         if "ACTOR" not in self.voc.kinds.get(text[trimmed[0]:trimmed[1]], ()):
             return False
         after = _trim(text, *clauses[at + 1]) if at + 1 < len(clauses) else None
-        return after is not None and text[after[0]] in _THEN
+        return after is not None and text[after[0]] in _THEN and _TREATS_UNNAMED.search(text, *after) is not None
 
     # -- one piece ----------------------------------------------------------------------------
     def resolve(self, view: TextView, piece: Piece, sentence: tuple[int, int]) -> None:
