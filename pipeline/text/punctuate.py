@@ -545,7 +545,9 @@ class Punctuator:
     ``break_bias`` is taken from the score of "no break" before decoding: given the layer, the CRF
     finds fewer breaks than the editor made (precision 0.83, recall 0.72), and trading a little
     precision for recall raises F1 at no cost in speed. Without the layer it finds too many
-    already (precision 0.68, recall 0.81), so there the bias is not applied. ``lstm_weight`` > 0 trains a character BiLSTM
+    already (precision 0.68, recall 0.81), so there the bias is not applied. ``sentence_kinds``: the
+    kind (sentence or clause) of each break in the 經 decided again from the clauses on both sides
+    (:mod:`pipeline.text.sentence_kind`; off in models saved before it existed). ``lstm_weight`` > 0 trains a character BiLSTM
     (:mod:`pipeline.text.punctuate_lstm`, ``lstm_epochs``) beside the CRF and adds that many times
     its log-probabilities to the CRF's scores: better, but several times slower.
     """
@@ -562,6 +564,7 @@ class Punctuator:
         lexicon_pairs: bool = True,
         jing_repeat: int = 3,
         break_bias: float = 0.8,
+        sentence_kinds: bool = True,
         lstm_weight: float = 0.0,
         lstm_epochs: int = 8,
     ):
@@ -575,12 +578,13 @@ class Punctuator:
         self.lexicon_pairs = lexicon_pairs
         self.jing_repeat = max(1, int(jing_repeat))
         self.break_bias = break_bias
+        self.sentence_kinds = sentence_kinds
         self.lstm_weight = lstm_weight
         self.lstm_epochs = lstm_epochs
 
     def get_params(self) -> dict:
         names = ("window", "c1", "c2", "max_iterations", "use_lexicon", "use_layer", "lexicon_dir", "lexicon_pairs", "jing_repeat", "break_bias",
-                 "lstm_weight", "lstm_epochs")
+                 "sentence_kinds", "lstm_weight", "lstm_epochs")
         return {k: getattr(self, k) for k in names}
 
     # -- features -----------------------------------------------------------------------------
@@ -647,6 +651,7 @@ class Punctuator:
             "active_features": last.get("active_features"),
             "loss": last.get("loss"),
         }
+        self.kinds_ = self._fit_kinds(texts, layers) if self.sentence_kinds else None
         self.lstm_ = None
         if self.lstm_weight:
             from pipeline.text.punctuate_lstm import LSTMTagger
@@ -659,6 +664,20 @@ class Punctuator:
             self.lstm_ = LSTMTagger(epochs=self.lstm_epochs).fit(data)
             self.training_["lstm"] = self.lstm_.training_
         return self
+
+    def _fit_kinds(self, texts: Sequence[str], layers: Sequence[Optional[str]]):
+        """The 經's sentence-or-clause model (:class:`~pipeline.text.sentence_kind.SentenceKinds`)
+        on the 經 texts' own breaks; None when there is no 經 with both kinds to learn from."""
+        from pipeline.text.sentence_kind import SentenceKinds
+
+        jing = [strip_marks(text) for text, layer in zip(texts, layers) if layer == "JING"]
+        jing = [st for st in jing if len(st.chars) >= 2]
+        self._lexicon()
+        actors = (getattr(self, "lexicon_terms_", None) or {}).get("ACTOR", [])
+        try:
+            return SentenceKinds(actors=actors).fit([normalise_str(st.chars) for st in jing], [st.labels for st in jing])
+        except ValueError:
+            return None
 
     # -- prediction ---------------------------------------------------------------------------
     def _check(self) -> None:
@@ -698,8 +717,11 @@ class Punctuator:
             if self.break_bias and layer is not None:  # without the layer it already over-predicts
                 shift = np.array([-self.break_bias if label == "N" else 0.0 for label in crf.labels])
                 scored = [scores + shift for scores in scored]
-            for i, scores in zip(members, scored):
+            kinds = getattr(self, "kinds_", None) if layer == "JING" else None
+            for i, text, scores in zip(members, normalised, scored):
                 out[i] = crf.decode(scores)
+                if kinds is not None:
+                    out[i] = kinds.relabel(text, out[i])
         return out
 
     def breaks(self, text: str, layer: Optional[str] = None) -> list[Break]:
@@ -777,6 +799,7 @@ class Punctuator:
             "lexicon_terms": getattr(self, "lexicon_terms_", None),
             "training": getattr(self, "training_", None),
             "lstm": self.lstm_.get_params() if getattr(self, "lstm_", None) is not None else None,
+            "sentence_kinds": self.kinds_.to_dict() if getattr(self, "kinds_", None) is not None else None,
         }
         (folder / SETTINGS_FILE).write_text(json.dumps(settings, ensure_ascii=False, indent=1), encoding="utf-8")
         return folder
@@ -802,13 +825,18 @@ class Punctuator:
             settings = json.loads(settings_path.read_text(encoding="utf-8"))
             if settings.get("format") != FORMAT_VERSION:
                 raise ValueError(f"format {settings.get('format')!r}, expected {FORMAT_VERSION}")
-            model = cls(**{"lexicon_pairs": False, "jing_repeat": 1, **settings["params"]})  # older models
+            model = cls(**{"lexicon_pairs": False, "jing_repeat": 1, "sentence_kinds": False, **settings["params"]})  # older models
             if model.lstm_weight:
                 command = LSTM_REBUILD_COMMAND
             model.lexicon_terms_ = settings.get("lexicon_terms")
             if model.use_lexicon and not model.lexicon_terms_:
                 raise ValueError("the settings hold no lexicon terms")
             model.training_ = settings.get("training")
+            model.kinds_ = None
+            if model.sentence_kinds and settings.get("sentence_kinds"):
+                from pipeline.text.sentence_kind import SentenceKinds
+
+                model.kinds_ = SentenceKinds.from_dict(settings["sentence_kinds"])
             with np.load(model_path, allow_pickle=False) as arrays:
                 model.crf_ = CompiledCRF.from_arrays(arrays)
             model.lstm_ = None
