@@ -1071,6 +1071,15 @@ def test_a_participant_cut_off_before_its_ze_clause_is_still_its_agent(extractor
     check(xh(extractor, "04", 247, "大師，則為之洗，").get("洗"), actor=None)
 
 
+def test_a_rank_written_twice_is_two_mentions_not_one_group(extractor):
+    """07 擯者告于公，公許 unpunctuated, the 斷句 without the break: 公公 is the 公 told and then the 公
+    who grants (ranks written together, 諸公卿大夫, are one group; the same rank twice is not)."""
+    passage = next(t for t in jing("07").values() if "擯者告于公，公許" in t)
+    raw = passage.replace("，", "").replace("。", "")
+    run = run_on(extractor, raw, raw, clauses=["賓告于擯者請旅諸臣", "擯者告于公公許"])
+    assert run.get("許").actor == "公"
+
+
 def test_nominal_uses_of_ci_and_ming(extractor):
     """03 p130 辭不得命 ("the refusal not granted") names the refusal again, no second 辭 and no 命;
     03 p133 以君命使: the lord's command, no 命 act."""
