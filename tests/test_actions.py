@@ -1080,6 +1080,19 @@ def test_a_rank_written_twice_is_two_mentions_not_one_group(extractor):
     assert run.get("許").actor == "公"
 
 
+def test_unquoted_speech_after_a_cut_yue_is_the_next_clause_not_the_sentence(extractor):
+    """10 覲禮 擯者延之曰：「升。」升成拜，乃出 unpunctuated, cut by a 斷句 model that never saw the
+    chapter and found no sentence end after the bidding: the speech is 升 alone; 升成拜 and 出 are
+    the 侯氏's acts (they were read as the rest of the speech)."""
+    passage = next(t for t in jing("10").values() if "擯者延之曰︰「升。」升成拜，乃出" in t)
+    raw = "".join(ch for ch in passage if ch not in "，。︰「」")
+    clauses = ["侯氏坐取圭升", "致命王受之玉", "侯氏降階東", "北面再拜稽首", "擯者延之曰", "升", "升成拜", "乃出"]
+    assert "".join(clauses) == raw
+    run = run_on(extractor, raw, raw, clauses=clauses)
+    assert [(a.actor, a.verb) for a in run.actions][-3:] == [("侯氏", "升"), ("侯氏", "拜"), ("侯氏", "出")]
+    assert run.all("升")[0].surface == "升"  # the first climb, before the bidding
+
+
 def test_nominal_uses_of_ci_and_ming(extractor):
     """03 p130 辭不得命 ("the refusal not granted") names the refusal again, no second 辭 and no 命;
     03 p133 以君命使: the lord's command, no 命 act."""

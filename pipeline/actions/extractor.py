@@ -17,7 +17,8 @@ How a document is read
   The given spans are not used: the analyser matches the lexicon itself (tagged spans may be
   imperfect and the roles need more than labels: 以, 于, 自, 皆, 不 …).
 * Quoted speech 「…」 / “…” / 『…』 yields nothing. Unquoted speech after 曰 runs to the end of the
-  clause (unpunctuated text) or of the sentence (punctuated text).
+  sentence (punctuated text) or of the clause (unpunctuated text; the next clause where the 斷句 cut
+  right after 曰), and on over clauses that speak in the first or second person (某, 吾子, 敢).
 * 如初 / 如賓禮 are skipped, never expanded.
 
 Who acts (``actor``, ``actor_inferred``)
@@ -320,9 +321,13 @@ class _Run:
                 say = _say_position(tokens, self.voc)
                 if say is not None and not _quote_follows(text, say + 1):
                     if punctuated or _ends_clause(text, say, ce):
-                        # unpunctuated 告于賓曰|三耦卒射。反: the 斷句 cut after 曰, the speech is
-                        # the rest of the sentence
+                        # unpunctuated 告于賓曰|三耦卒射|反: the 斷句 cut after 曰, the speech is the
+                        # next clause, not the rest of the model's sentence (its sentence ends are
+                        # unreliable: 擯者延之曰|升|升成拜|乃出 lost 升成拜 and 出); it runs on below
+                        # while it speaks in the first or second person
                         sent = sentences[sent_index] if sent_index < len(sentences) else (cs, ce)
+                        if not punctuated:
+                            sent = (cs, min(sent[1], next((e for s_, e in clauses if s_ >= ce), ce)))
                         said_until = max(said_until, sent[1])
                     said_until = max(said_until, ce)
                     if not punctuated:
