@@ -1093,6 +1093,24 @@ def test_unquoted_speech_after_a_cut_yue_is_the_next_clause_not_the_sentence(ext
     assert run.all("升")[0].surface == "升"  # the first climb, before the bidding
 
 
+def test_speech_after_yue_is_read_even_where_the_duanju_ends_a_sentence_on_yue(extractor):
+    """07 大射 北面告于公，曰：「三耦卒射。」反，搢扑，反位 unpunctuated: the 斷句 (a fold model) ends a
+    sentence right after 曰. The report 三耦卒射 is still speech: 三耦 does not become the one who
+    goes back; the 司射 does."""
+    passage = next(t for t in jing("07").values() if "北面告于公，曰︰「三耦卒射。」反，搢扑，反位" in t)
+    raw = "".join(ch for ch in passage if ch not in "，。︰「」")
+    clauses = ["司射去扑", "倚于階西", "適阼階下", "北面告于公曰", "三耦卒射", "反", "搢扑", "反位"]
+    assert "".join(clauses) == raw
+    start, end = locate(raw, raw)
+    p = Passage.from_raw(raw, start, end)
+    p.clauses = clause_ranges(p.view.text, clauses, extractor)
+    said = p.view.text.index("三耦")
+    p.sentences = [(0, said), (said, len(p.view.text))]
+    actions = extractor.extract([p])
+    assert [(a.actor, a.verb) for a in actions][-3:] == [("司射", "反"), ("司射", "搢"), ("司射", "反")]
+    assert "三耦" not in {a.actor for a in actions}
+
+
 def test_nominal_uses_of_ci_and_ming(extractor):
     """03 p130 辭不得命 ("the refusal not granted") names the refusal again, no second 辭 and no 命;
     03 p133 以君命使: the lord's command, no 命 act."""

@@ -323,11 +323,12 @@ class _Run:
                     if punctuated or _ends_clause(text, say, ce):
                         # unpunctuated 告于賓曰|三耦卒射|反: the 斷句 cut after 曰, the speech is the
                         # next clause, not the rest of the model's sentence (its sentence ends are
-                        # unreliable: 擯者延之曰|升|升成拜|乃出 lost 升成拜 and 出); it runs on below
-                        # while it speaks in the first or second person
+                        # unreliable: 擯者延之曰|升|升成拜|乃出 lost 升成拜 and 出, and 告于公曰。三耦卒射
+                        # had no speech at all); it runs on below while it speaks in the first or
+                        # second person
                         sent = sentences[sent_index] if sent_index < len(sentences) else (cs, ce)
                         if not punctuated:
-                            sent = (cs, min(sent[1], next((e for s_, e in clauses if s_ >= ce), ce)))
+                            sent = (cs, next((e for s_, e in clauses if s_ >= ce), ce))
                         said_until = max(said_until, sent[1])
                     said_until = max(said_until, ce)
                     if not punctuated:
