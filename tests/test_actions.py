@@ -1093,6 +1093,17 @@ def test_unquoted_speech_after_a_cut_yue_is_the_next_clause_not_the_sentence(ext
     assert run.all("升")[0].surface == "升"  # the first climb, before the bidding
 
 
+def test_insistence_is_a_word_of_speech(extractor):
+    """03 士相見禮 主人對曰：「某也固辭，不得命，將走見。聞吾子稱贄，敢辭贄。」 unpunctuated, cut 主人對曰|
+    某也|固辭|不得命將走|見聞吾子稱贄|敢辭贄 by a fold model: the insistent refusal (固辭) is a word of
+    the host's speech, which so runs on to the end: no 辭 act (there were two)."""
+    passage = next(t for t in jing("03").values() if "某也固辭，不得命，將走見。聞吾子稱贄，敢辭贄" in t)
+    raw = "".join(ch for ch in passage if ch not in "，。︰「」")
+    clauses = ["主人對曰", "某也", "固辭", "不得命將走", "見聞吾子稱贄", "敢辭贄"]
+    assert "".join(clauses) == raw
+    assert [a.verb for a in run_on(extractor, raw, raw, clauses=clauses).actions] == ["對"]
+
+
 def test_speech_after_yue_is_read_even_where_the_duanju_ends_a_sentence_on_yue(extractor):
     """07 大射 北面告于公，曰：「三耦卒射。」反，搢扑，反位 unpunctuated: the 斷句 (a fold model) ends a
     sentence right after 曰. The report 三耦卒射 is still speech: 三耦 does not become the one who
