@@ -37,22 +37,19 @@ class SentenceKinds:
         self.C = C
         self.threshold = threshold
         self.actors = sorted(set(actors), key=len, reverse=True)
+        self._by_first: dict[str, list[str]] = {}  # the actors by their first character, longest first
+        for a in self.actors:
+            self._by_first.setdefault(a[:1], []).append(a)
         self.weights_: dict[str, float] = {}
         self.intercept_ = 0.0
 
     def _actor_at(self, s: str) -> Optional[str]:
-        if getattr(self, "_by_first", None) is None:  # the actors by their first character, longest first
-            self._by_first: dict[str, list[str]] = {}
-            for a in self.actors:
-                self._by_first.setdefault(a[:1], []).append(a)
         return next((a for a in self._by_first.get(s[:1], ()) if s.startswith(a)), None)
 
-    def features(self, chars: str, labels: Sequence[str], i: int, bounds: Optional[list[int]] = None,
-                 j: Optional[int] = None) -> dict[str, float]:
-        """Features of the break after ``chars[i]``, the clauses cut where ``labels`` break (``j``:
-        the index of ``i`` in ``bounds``, if known)."""
-        bounds = bounds if bounds is not None else _clause_bounds(labels)
-        j = j if j is not None else bounds.index(i)
+    def features(self, chars: str, bounds: list[int], j: int) -> dict[str, float]:
+        """Features of the break after ``chars[bounds[j]]``; ``bounds`` the last character of each
+        clause (:func:`_clause_bounds`)."""
+        i = bounds[j]
         start = bounds[j - 1] + 1 if j > 0 else 0
         end = bounds[j + 1] if j + 1 < len(bounds) else len(chars) - 1
         prev, nxt = chars[start : i + 1], chars[i + 1 : end + 1]
@@ -82,7 +79,7 @@ class SentenceKinds:
 
     def _breaks(self, chars: str, labels: Sequence[str]) -> list[tuple[int, dict[str, float]]]:
         bounds = _clause_bounds(labels)
-        return [(i, self.features(chars, labels, i, bounds, j)) for j, i in enumerate(bounds) if i < len(chars) - 1]
+        return [(i, self.features(chars, bounds, j)) for j, i in enumerate(bounds) if i < len(chars) - 1]
 
     def fit(self, texts: Sequence[str], labels: Sequence[Sequence[str]]) -> "SentenceKinds":
         """Learn from texts (normalised, marks removed) and their gold N/C/S labels."""
