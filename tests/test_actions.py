@@ -1312,3 +1312,46 @@ def test_ushers_of_the_audience_are_participants(extractor):
     text = "下介傳而上，上擯以告于天子。"  # 10 覲禮, 鄭注: the message passed up to the first usher
     r = run_on(extractor, text, text)
     check(r.get("告"), actor="上擯", target="天子")
+
+
+def test_ji_she_is_the_shooting_and_the_scorer_counts_the_hits(extractor):
+    """繼射: 射 after 繼 ("in turn") is the act, not the shooting as a thing (it was after any verb
+    outside the closed list: 聽命). 釋獲 without a subject is the scorer's (釋獲者), not the shooters'."""
+    r = xh(extractor, "05", 531)  # 眾賓繼射，釋獲皆如初。
+    check(r.get("射"), actor="眾賓")
+    check(r.get("釋"), actor=None, object="獲")
+    r = xh(extractor, "07", 544)  # …而后卿大夫繼射。…眾皆繼射，釋獲皆如初。
+    assert [a.actor for a in r.all("射") if "繼" in a.surface or "繼" in r.raw[a.start:a.end]][:1] == ["卿大夫"]
+    check(r.all("釋")[-1], actor=None, object="獲")
+    r = run_on(extractor, "釋獲者坐，取中之八算。乃射，釋獲如初。", "釋獲者坐，取中之八算。乃射，釋獲如初。")
+    check(r.get("釋"), actor="釋獲者")  # the scorer carried over keeps it
+
+
+def test_zhong_before_jie_is_the_many(extractor):
+    r = xh(extractor, "07", 635)  # 眾皆繼飲射爵，如三耦。
+    check(r.get("飲"), actor="眾", object="射爵")
+
+
+def test_fu_hou_the_target_holder_is_a_participant_and_an_act(extractor):
+    """負侯 is the one who holds the target (大射) where it opens a predicate or is bidden (命負侯),
+    and the act 負 + its thing after the clause's own act (執旌負侯而俟)."""
+    r = xh(extractor, "07", 387)  # 負侯皆許諾，以宮趨
+    check(r.get("許"), actor="負侯")
+    r = xh(extractor, "07", 503)  # 則司馬師命負侯，皆執其旌以負其侯而俟。
+    check(r.get("命"), actor="司馬師", target="負侯")
+    assert [(a.actor, a.verb) for a in r.actions[1:]] == [("負侯", "執"), ("負侯", "俟")]
+    r = xh(extractor, "07", 372, "負侯者皆適侯，執旌負侯而俟。")
+    assert {a.actor for a in r.actions} == {"負侯者"}
+
+
+def test_the_one_who_declined_the_washing_does_not_wash(extractor):
+    """卒洗 with no washer in the passage, right after X辭洗 / X不辭洗, is not X's: the other party
+    named in the passage, else nobody named (工不辭洗。卒洗，升實爵: the host); 卒洗，主人盥: the one
+    who washes his hands next is not the one who washed the cup."""
+    r = xh(extractor, "05", 250)  # 工不辭洗。卒洗，升實爵。工不興，左瑟，一人拜受爵。
+    assert [(a.actor, a.verb) for a in r.actions[1:4]] == [(None, "卒"), (None, "升"), (None, "實")]
+    check(r.get("興"), actor="工", negated=True)
+    r = xh(extractor, "04", 167)  # 卒洗，主人盥。
+    assert [(a.actor, a.verb) for a in r.actions] == [(None, "卒"), ("主人", "盥")]
+    r = run_on(extractor, "卒洗，主人壹揖，壹讓，升。", "卒洗，主人壹揖，壹讓，升。")
+    check(r.get("卒"), actor="主人")  # not a 盥: the one named next did wash

@@ -351,9 +351,13 @@ class _Walk:
         return not self.kinds(j + 1) & {ZHI, DIR, LOCATION}
 
     def _actor(self, i: int) -> int:
-        if self.toks[i].text in self.voc.verb_titles and (
-                (self.subject is not None and not self.verb_seen) or not self._predicate_follows(i + 1)):
-            self.verb_seen = True  # 嗣舉奠: the act 舉 with the thing 奠, not the title 舉奠
+        bidden = i > 0 and self.toks[i - 1].text in self.voc.command_verbs
+        if self.toks[i].text in self.voc.verb_titles and not bidden and (
+                (self.subject is not None and not self.verb_seen) or not self._predicate_follows(i + 1)
+                or (self.verb_seen and not self.kinds(i - 1) & {VERB, OTHERV, PUNCT})):
+            # 嗣舉奠: the act 舉 with the thing 奠, not the title 舉奠; 執旌負侯而俟: after the
+            # clause's act and its thing, the act 負 (but 命負侯: the one commanded)
+            self.verb_seen = True
             self.piece.other_verb = True
             self.last = None
             self.last_verb_index = -9
@@ -528,7 +532,7 @@ class _Walk:
                 and self.kinds(i + 1) & {VERB, OTHERV}:
             self.command = True  # 公有命徹冪: the act commanded is not done
             return i + 1
-        if x in self.voc.nounable and (OTHERV in self.kinds(i - 1) or (
+        if x in self.voc.nounable and ((OTHERV in self.kinds(i - 1) and self.toks[i - 1].text not in self.voc.continuing) or (
                 WITH in self.kinds(i - 1) and self.kinds(i + 1) & {VERB, OTHERV}
                 and x != self.voc.normalise("拜"))):  # 以拜賜: to bow for the gift, an act
             return i + 1  # 聽命, 致命, 以命升賓: the command as a thing

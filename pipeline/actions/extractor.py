@@ -28,12 +28,15 @@ Who acts (``actor``, ``actor_inferred``)
 * Otherwise inferred (``actor_inferred: true``), in this order:
   1. 卒X (卒洗, 卒盥) belongs to whoever did X last since the last reset (卒洗 after 賓不辭洗 is the
      washer's); 卒爵 / 卒觶 to the last drinker (飲). 卒拜 ("when the other's bow is over") does
-     not change the carried actor;
+     not change the carried actor. With no washer yet, 卒洗 right after X辭洗 / X不辭洗 is not X's
+     (the other party named in the passage, else None), nor of one who washes his hands next
+     (卒洗，主人盥); 釋獲 is the scorer's (釋獲者), never the carried shooter's;
   2. a response (荅拜) without a subject is not the bower's: it is the target of the last 拜, or the
      last participant named in the sentence other than the bower; None if there is none;
   3. a 拜 right after a response is the first bower's (再拜賓，賓答拜，拜介 → 主人);
   4. 送 right after X退 / X出 is the host's: the last participant named other than X (賓退，送);
-  5. 皆 without a subject, right after an act directed at a group (揖眾賓，皆…), is the group's;
+  5. 皆 without a subject, right after an act directed at a group (揖眾賓，皆…) or a command to
+     someone (命負侯，皆執其旌…而俟), is theirs, to the end of the clause;
   5b. 薦 / 設 without a subject, when the carried actor is not the giver of the passage's last
      拜送, have no agent: the dishes are for the one who just received the cup (主人拜送爵，賓少退。
      薦脯醢); after the giver's own 拜送 they are his (賓拜送爵，薦脯醢);
@@ -231,6 +234,8 @@ class _Run:
         self.reverting = False
         #: the giver whose 拜送 ended the last sentence: dishes served next are still his (主人拜送。設菹醢)
         self.sender: Optional[str] = None
+        #: ((sentence, clause), actor): the group a 皆 clause's first act went to, for its later acts
+        self.all_group: Optional[tuple[tuple, str]] = None
         #: acts of the opening, before anyone was named: the first named non-responding actor of the
         #: passage takes them (卒洗，主人壹揖 …)
         self.unresolved: list[_Emitted] = []
@@ -458,6 +463,9 @@ class _Run:
                 actor, inferred = None, True  # 肝從, 俎入設, 薦俎從設: a thing as topic, no agent
             else:
                 actor, inferred = self.actor_of(d, subject, pending, sentence)
+            if inferred and actor and _scores(view.text, d, self.x.normalise) \
+                    and self.x.normalise(_SCORER) not in self.key(actor):
+                actor = None  # 眾賓繼射，釋獲皆如初: the scorer counts the hits, not the shooters
             act = self.action(view, d, actor, inferred)
             if piece.thing_topic and subject is None and piece.topic and act.object is None \
                     and d.lemma in _PLACING_VERBS:
@@ -474,6 +482,9 @@ class _Run:
             if actor is None and self.current is None and not d.response and not self.unnamed:
                 if not _marks_time(act):
                     self.unresolved.append(emitted)
+            elif actor is not None and not inferred and d.lemma == "盥" and self.unresolved \
+                    and all(e.lemma == "卒" for e in self.unresolved):
+                self.unresolved_not = self.key(actor)  # 卒洗，主人盥: the one who washes his hands next is not the washer
             elif (actor is not None and not inferred and not d.response and self.unresolved
                   and (self.unresolved[0].sentence == sentence or (
                       self.unresolved_not is not None and self.key(actor) != self.unresolved_not))):
@@ -558,6 +569,15 @@ class _Run:
             for e in reversed(self.emitted[self.history_start:]):
                 if e.lemma == d.finishes and not e.action.negated and e.action.actor:
                     return e.action.actor, True
+            decliner = self.declined_before(sentence[0])
+            if d.finishes == "洗" and decliner is not None:
+                # 賓辭洗。卒洗 / 工不辭洗。卒洗: the one who (did not) decline does not wash
+                for name, sent in reversed(self.named):
+                    if sent[0] == sentence[0] and self.key(name) != decliner:
+                        self.current = name
+                        return name, True
+                self.current, self.unnamed = None, True
+                return None, True
         if d.response:
             bower = self.last_bow()
             if bower is not None:
@@ -574,10 +594,13 @@ class _Run:
             for name, _ in reversed(self.named):  # 賓退，送: the host sees the guest off
                 if self.key(name) != last.actor_key:
                     return name, True
+        if d.all_marker and self.all_group is not None and self.all_group[0] == (sentence, d.clause):
+            return self.all_group[1], True  # 命負侯，皆執其旌…而俟: the same group, to the clause end
         if d.all_marker and self.emitted:
             last = self.emitted[-1]
-            if last.action.target and _is_group(last.action.target, self.x.normalise):
-                return last.action.target, True
+            if last.action.target and (_is_group(last.action.target, self.x.normalise) or last.lemma in _COMMANDS):
+                self.all_group = ((sentence, d.clause), last.action.target)
+                return last.action.target, True  # 揖眾賓，皆…; 命負侯，皆執其旌: the ones bidden
         if d.all_marker and self._two_parties(sentence):
             self.unnamed = True  # what both go on to do stays theirs: 皆由其階，階下揖，升堂揖
             return None, True  # 主人再拜，賓答再拜，皆揖就席: both, whom no one name covers
@@ -588,6 +611,15 @@ class _Run:
             if giver is not None and giver != self.key(self.current):
                 return None, True  # 主人拜送爵，賓少退。薦脯醢: the carried 賓 is the one served
         return self.current, True
+
+    def declined_before(self, passage: int) -> Optional[str]:
+        """The actor of this passage's last act if it was a 辭 (辭洗, 降辭, 不辭洗), else None."""
+        if len(self.emitted) <= self.history_start:
+            return None
+        last = self.emitted[-1]
+        if last.sentence[0] != passage or last.lemma != "辭" or last.actor_key is None:
+            return None
+        return last.actor_key
 
     def last_giver(self, passage: int) -> Optional[str]:
         """The actor of the last 拜送 of this passage (the giver of the cup just received)."""
@@ -660,6 +692,16 @@ _TREATS_UNNAMED = re.compile(r"[赐賜送见見迎拜揖命为為兴興]之")
 _PLACING_VERBS = set("設 加".split())
 #: verbs of serving dishes, which stay with the giver after his 拜送 (GUIDE 3.2)
 _SERVING_VERBS = set("設 薦".split())
+#: 釋獲 (laying down a counter for a hit) is the scorer's (釋獲者) act; written without a subject
+#: it is never the carried shooter's
+_SCORER = "釋獲"
+#: after X命Y, a 皆 without a subject speaks of the Ys bidden (司馬師命負侯，皆執其旌)
+_COMMANDS = ("命",)
+
+
+def _scores(text: str, d: Draft, normalise: Callable[[str], str]) -> bool:
+    """Is the act 釋獲, the scorer's counting of a hit? (``text`` is the normalised view)"""
+    return d.lemma == "釋" and d.object is not None and text[d.object[0]:d.object[1]] == normalise("獲")
 
 
 def _rite_name(text: str, sentences) -> int:

@@ -3,7 +3,8 @@
 Ambiguity (洗 the act or the basin, 席 the mat or the place) is kept in the token's kinds and
 settled by the clause analyser from the neighbours. Two repairs happen here because only the
 characters can tell: a place that would eat the first character of a facing gives it back
-(適洗南面 → 洗 + 南面, not 洗南 + 面), and VERB…者 is a name (舉觶者, 釋獲者, 拜受者), never an act.
+(適洗南面 → 洗 + 南面, not 洗南 + 面), VERB…者 is a name (舉觶者, 釋獲者, 拜受者), never an act,
+and 眾 alone before 皆 is a participant (眾皆繼射: the many).
 """
 
 from __future__ import annotations
@@ -79,6 +80,10 @@ def tokenize(text: str, start: int, end: int, voc: Vocabulary) -> list[Token]:
             word = text[i : i + name]
             out.append(Token(i, i + name, word, frozenset({"ACTOR"})))
             i += name
+            continue
+        if length <= 1 and ch == voc.crowd and text[i + 1 : i + 2] == voc.all_word:
+            out.append(Token(i, i + 1, ch, frozenset({"ACTOR"})))  # 眾皆繼射: the many, as one group
+            i += 1
             continue
         if length == 0:
             out.append(Token(i, i + 1, ch, frozenset({CHAR})))

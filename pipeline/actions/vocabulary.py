@@ -109,9 +109,10 @@ NOUN_AFTER = {"祭": set("薦"), "執": set("奠"), "酌": set("奠")}
 #: verb's object of this kind, 祭 is part of the thing (取黍稷肺祭授尸), unless a place or a thing
 #: follows it (擩于醢，祭于豆間). A drinking cup is never such an X: 執爵祭 is the act.
 OFFERING_SOURCES = set("肺 黍 稷 籩 豆 膴 脯 醢 菹 韭".split())
-#: titles made of a verb and its thing (舉奠, the one who raised the 奠): a name only where they
-#: open a predicate; right after a subject (嗣舉奠) they are the act 舉 and the thing 奠
-VERB_TITLES = set("舉奠".split())
+#: titles made of a verb and its thing (舉奠, the one who raised the 奠; 負侯, the one who holds the
+#: target): a name only where they open a predicate; right after a subject (嗣舉奠) or after an act
+#: of the clause (執旌負侯而俟) they are the act 舉 / 負 and the thing
+VERB_TITLES = set("舉奠 負侯".split())
 #: participants that only assist the principal (宗人贊祭, 庶子贊授肺) do not take over the
 #: carried actor: the principal's sequence goes on after their clause
 ASSIST_WORDS = set("贊".split())
@@ -129,6 +130,10 @@ HANDS = set("左手 右手".split())
 MUTUAL_AFTER_XIANG = set("左 右 揖 拜 見 交 答 荅".split())
 #: the count prefixes 再 三 壹 apply to these only (三獻 is "third presentation")
 COUNTED_VERBS = set("拜 揖 讓 辭".split())
+#: 眾 alone is "the many" (the rest of the participants) where 皆 follows it (眾皆繼射)
+CROWD = "眾"
+#: 繼 "go on to, in turn": the closed-list character after it is the act, not a thing (眾賓繼射)
+CONTINUING = ("繼",)
 #: places that are also things (席, 筵, 洗 …): a place after a motion verb or 于
 PLACE_NOUNS = set("席 筵 洗 篚 俎 豆 侯 物 乏 位 堂 階 序 門 房 戶".split())
 
@@ -182,6 +187,8 @@ class Vocabulary:
     then_words: frozenset = frozenset()
     received_not_things: frozenset = frozenset()
     measured: frozenset = frozenset()
+    continuing: frozenset = frozenset()
+    crowd: str = CROWD
     measures: frozenset = frozenset()
     its: str = "其"
     all_word: str = "皆"
@@ -218,6 +225,8 @@ class Vocabulary:
         for w in OTHER_VERBS:
             if n(w) not in voc.lemmas:
                 add(w, OTHERV)
+        for w in VERB_TITLES:  # participants only where the clause analyser says so, so not in
+            add(w, ACTOR)      # the lexicon that the span ruler and the 斷句 features read
         for w in NOUN_WORDS:
             add(w, CHAR)
         for w, value in COUNTS.items():
@@ -265,6 +274,8 @@ class Vocabulary:
         voc.not_acts_after = frozenset(n(x) for x in ("為", "無"))
         voc.then_words = frozenset(n(x) for x in ("則",))
         voc.received_not_things = frozenset(n(x) for x in ("命", "酬"))
+        voc.continuing = frozenset(n(x) for x in CONTINUING)
+        voc.crowd = n(CROWD)
         voc.measured = frozenset(n(x) for x in ("長",))  # 長 the eldest, or a length
         voc.measures = frozenset(n(LENGTH_AFTER))
         voc.ranks = frozenset(n(x) for x in ("公", "諸公", "卿", "大夫", "士", "上大夫", "下大夫", "小卿", "孤卿", "卿大夫", "公卿", "士大夫", "子姓", "兄弟"))
