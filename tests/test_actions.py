@@ -1355,3 +1355,17 @@ def test_the_one_who_declined_the_washing_does_not_wash(extractor):
     assert [(a.actor, a.verb) for a in r.actions] == [(None, "卒"), ("主人", "盥")]
     r = run_on(extractor, "卒洗，主人壹揖，壹讓，升。", "卒洗，主人壹揖，壹讓，升。")
     check(r.get("卒"), actor="主人")  # not a 盥: the one named next did wash
+
+
+def test_a_verb_title_cut_off_alone_names_the_one_who_acts_next(extractor):
+    """07 大射 負侯皆許諾 / 司馬師命負侯，皆執其旌以負其侯而俟 unpunctuated, cut by a fold 斷句 model
+    with the title alone in its clause: it is the participant, not the act 負 with the thing 侯,
+    and the 皆 clause is the title's to its end."""
+    for k, clauses in ((387, ["負侯", "皆許諾", "以宮趨"]),
+                       (503, ["公將射", "則司馬師命", "負侯", "皆執其旌以負其侯而俟"])):
+        passage = jing("07")[k]
+        raw = "".join(ch for ch in passage if ch not in "，。︰「」")
+        assert raw.startswith("".join(clauses))
+        r = run_on(extractor, raw, "".join(clauses), clauses=clauses)
+        assert [a.actor for a in r.actions if a.verb != "命"] == ["負侯"] * (len(r.actions) - len(r.all("命")))
+        assert len(r.actions) - len(r.all("命")) >= 1

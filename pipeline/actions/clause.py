@@ -352,11 +352,13 @@ class _Walk:
 
     def _actor(self, i: int) -> int:
         bidden = i > 0 and self.toks[i - 1].text in self.voc.command_verbs
-        if self.toks[i].text in self.voc.verb_titles and not bidden and (
+        alone = not (self.kinds(i - 1) - {PUNCT}) and not (self.kinds(i + 1) - {PUNCT})
+        if self.toks[i].text in self.voc.verb_titles and not bidden and not alone and (
                 (self.subject is not None and not self.verb_seen) or not self._predicate_follows(i + 1)
                 or (self.verb_seen and not self.kinds(i - 1) & {VERB, OTHERV, PUNCT})):
             # 嗣舉奠: the act 舉 with the thing 奠, not the title 舉奠; 執旌負侯而俟: after the
-            # clause's act and its thing, the act 負 (but 命負侯: the one commanded)
+            # clause's act and its thing, the act 負 (but 命負侯: the one commanded; 負侯|皆許諾: a
+            # clause of the title alone, as the 斷句 cuts it, names the one who acts next)
             self.verb_seen = True
             self.piece.other_verb = True
             self.last = None

@@ -234,8 +234,8 @@ class _Run:
         self.reverting = False
         #: the giver whose 拜送 ended the last sentence: dishes served next are still his (主人拜送。設菹醢)
         self.sender: Optional[str] = None
-        #: ((sentence, clause), actor): the group a 皆 clause's first act went to, for its later acts
-        self.all_group: Optional[tuple[tuple, str]] = None
+        #: ((sentence, clause), actor, inferred): the group a 皆 clause's first act went to, for its later acts
+        self.all_group: Optional[tuple[tuple, str, bool]] = None
         #: acts of the opening, before anyone was named: the first named non-responding actor of the
         #: passage takes them (卒洗，主人壹揖 …)
         self.unresolved: list[_Emitted] = []
@@ -559,11 +559,15 @@ class _Run:
     def actor_of(self, d: Draft, subject: Optional[str], pending: Optional[_Pending], sentence) -> tuple[Optional[str], bool]:
         if subject:
             return subject, False
+        if d.all_marker and self.all_group is not None and self.all_group[0] == (sentence, d.clause):
+            return self.all_group[1], self.all_group[2]  # 命負侯，皆執其旌…而俟: the same group, to the clause end
         if pending is not None and pending.written and pending.actor:
             if d.all_marker and self._two_parties(sentence):
                 # 賓堂西，主人堂東，皆釋弓矢，襲: both, where each stood; what they do next stays theirs
                 self.current, self.pending, self.unnamed = None, None, True
                 return None, True
+            if d.all_marker:
+                self.all_group = ((sentence, d.clause), pending.actor, False)
             return pending.actor, False
         if d.finishes:
             for e in reversed(self.emitted[self.history_start:]):
@@ -594,12 +598,10 @@ class _Run:
             for name, _ in reversed(self.named):  # 賓退，送: the host sees the guest off
                 if self.key(name) != last.actor_key:
                     return name, True
-        if d.all_marker and self.all_group is not None and self.all_group[0] == (sentence, d.clause):
-            return self.all_group[1], True  # 命負侯，皆執其旌…而俟: the same group, to the clause end
         if d.all_marker and self.emitted:
             last = self.emitted[-1]
             if last.action.target and (_is_group(last.action.target, self.x.normalise) or last.lemma in _COMMANDS):
-                self.all_group = ((sentence, d.clause), last.action.target)
+                self.all_group = ((sentence, d.clause), last.action.target, True)
                 return last.action.target, True  # 揖眾賓，皆…; 命負侯，皆執其旌: the ones bidden
         if d.all_marker and self._two_parties(sentence):
             self.unnamed = True  # what both go on to do stays theirs: 皆由其階，階下揖，升堂揖
