@@ -1369,3 +1369,18 @@ def test_a_verb_title_cut_off_alone_names_the_one_who_acts_next(extractor):
         r = run_on(extractor, raw, "".join(clauses), clauses=clauses)
         assert [a.actor for a in r.actions if a.verb != "命"] == ["負侯"] * (len(r.actions) - len(r.all("命")))
         assert len(r.actions) - len(r.all("命")) >= 1
+
+
+def test_requests_and_humble_words_are_speech_in_unpunctuated_text(extractor):
+    """Unquoted speech after 曰 runs on over clauses with words of someone speaking; 請 (please), 辱
+    and 願 are such words (賓對曰|某不足以辱|命請終賜見: no 命 act of the guest; 告于賓曰|弓矢|
+    既具有司請射: the 司射 reports, he does not ask), compared in the normalised view's form."""
+    for chapter, k, clauses, only in (
+            ("03", 6, ["賓對曰", "某不足以辱", "命請終賜見"], ["對"]),
+            ("05", 299, ["階上北面告于賓曰", "弓矢", "既具有司請射"], ["告"])):
+        raw = "".join(ch for ch in jing(chapter)[k] if ch not in "，。︰「」、")
+        r = run_on(extractor, raw, "".join(clauses), clauses=clauses)
+        assert [a.verb for a in r.actions] == only
+    simplified = "宾对曰某不足以辱命请终赐见"
+    r = run_on(extractor, simplified, simplified, clauses=["宾对曰", "某不足以辱", "命请终赐见"])
+    assert [a.verb for a in r.actions] == ["對"]

@@ -201,6 +201,8 @@ class ActionExtractor:
         self.vocabulary = Vocabulary.build(self.lexicon, self.normalise)
         self.analyser = ClauseAnalyser(self.vocabulary)
         self.scope = scope
+        #: in the normalised view's form (爾 is 尔 there)
+        self.speech_words = frozenset(self.normalise(c) for c in _SPEECH_WORDS)
 
     # -- public -------------------------------------------------------------------------------
     def extract(self, passages: Iterable[Passage]) -> list[Action]:
@@ -342,7 +344,7 @@ class _Run:
 
     def _speech_goes_on(self, text: str, clauses: list[tuple[int, int]], said_until: int) -> int:
         """Where unquoted speech of unpunctuated text ends: the 斷句 cuts speech like narrative, so it
-        runs on over the next clauses while they speak in the first or second person (某, 吾子, 敢,
+        runs on over the next clauses while they speak in the first or second person (某, 吾子, 敢, 請,
         也 …; one clause without such a word is let through if the next has one), and stops at a
         clause that opens with a participant (公曰以我安賓|諸公卿大夫皆對曰諾)."""
         rest = [(s, e) for s, e in clauses if s >= said_until]
@@ -352,7 +354,7 @@ class _Run:
             return bool(tokens) and ACTOR not in tokens[0].kinds
 
         def speaks(k: int) -> bool:
-            return opens_unnamed(k) and any(ch in _SPEECH_WORDS for ch in text[rest[k][0]:rest[k][1]])
+            return opens_unnamed(k) and any(ch in self.x.speech_words for ch in text[rest[k][0]:rest[k][1]])
 
         k = 0
         while k < len(rest):
@@ -685,7 +687,7 @@ _THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
 _THEN = "则則"
-_SPEECH_WORDS = set("某吾予余爾敢也矣乎哉寡固")  # words of someone speaking: 某也願見, 吾子, 敢辭, 固辭
+_SPEECH_WORDS = set("某吾予余爾敢也矣乎哉寡固請辱願")  # words of someone speaking: 某也願見, 吾子, 敢辭, 固辭, 請終賜見
 _ONCE = "既"
 #: a clause in which someone treats an unnamed person (之): 賜之爵, 降送之, 請見之, 為之興. A 則 clause
 #: right after it is that person's answer, whose actor the passage does not name (士相見禮)
