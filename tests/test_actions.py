@@ -1384,3 +1384,14 @@ def test_requests_and_humble_words_are_speech_in_unpunctuated_text(extractor):
     simplified = "宾对曰某不足以辱命请终赐见"
     r = run_on(extractor, simplified, simplified, clauses=["宾对曰", "某不足以辱", "命请终赐见"])
     assert [a.verb for a in r.actions] == ["對"]
+
+
+def test_jie_after_a_group_written_with_jie_stays_that_group(extractor):
+    """15 特牲 長皆執以興，舉觶者皆復位，答拜。長皆奠觶于其所，皆揖其弟子 unpunctuated, the sentence end
+    lost: two parties acted in the sentence, but the 皆 right after 長皆奠觶 is still the 長's."""
+    raw = "".join(ch for ch in jing("15")[420] if ch not in "，。")
+    clauses = ["長", "皆執以興", "舉觶者皆復位", "答拜", "長皆奠觶于其所", "皆揖其弟子", "弟子皆復其位"]
+    assert "".join(clauses) == raw
+    r = run_on(extractor, raw, raw, clauses=clauses)
+    check(r.get("揖"), actor="長", target="弟子")
+    check(r.get("拜"), actor="舉觶者")

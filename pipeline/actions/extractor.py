@@ -36,7 +36,8 @@ Who acts (``actor``, ``actor_inferred``)
   3. a 拜 right after a response is the first bower's (再拜賓，賓答拜，拜介 → 主人);
   4. 送 right after X退 / X出 is the host's: the last participant named other than X (賓退，送);
   5. 皆 without a subject, right after an act directed at a group (揖眾賓，皆…) or a command to
-     someone (命負侯，皆執其旌…而俟), is theirs, to the end of the clause;
+     someone (命負侯，皆執其旌…而俟), is theirs, to the end of the clause; right after an act of a
+     subject written with 皆 it is that subject's (長皆奠觶于其所，皆揖其弟子);
   5b. 薦 / 設 without a subject, when the carried actor is not the giver of the passage's last
      拜送, have no agent: the dishes are for the one who just received the cup (主人拜送爵，賓少退。
      薦脯醢); after the giver's own 拜送 they are his (賓拜送爵，薦脯醢);
@@ -236,6 +237,8 @@ class _Run:
         self.reverting = False
         #: the giver whose 拜送 ended the last sentence: dishes served next are still his (主人拜送。設菹醢)
         self.sender: Optional[str] = None
+        #: (number of acts emitted, actor): the last act was a written group's with 皆 (長皆奠觶)
+        self.all_written: Optional[tuple[int, str]] = None
         #: ((sentence, clause), actor, inferred): the group a 皆 clause's first act went to, for its later acts
         self.all_group: Optional[tuple[tuple, str, bool]] = None
         #: acts of the opening, before anyone was named: the first named non-responding actor of the
@@ -481,6 +484,8 @@ class _Run:
             target = act.target
             emitted = _Emitted(act, self.key(actor), self.key(target), d.lemma, sentence)
             self.emitted.append(emitted)
+            if subject and not inferred and d.all_marker:
+                self.all_written = (len(self.emitted), actor)  # 長皆奠觶于其所，皆揖其弟子
             if actor is None and self.current is None and not d.response and not self.unnamed:
                 if not _marks_time(act):
                     self.unresolved.append(emitted)
@@ -605,6 +610,8 @@ class _Run:
             if last.action.target and (_is_group(last.action.target, self.x.normalise) or last.lemma in _COMMANDS):
                 self.all_group = ((sentence, d.clause), last.action.target, True)
                 return last.action.target, True  # 揖眾賓，皆…; 命負侯，皆執其旌: the ones bidden
+        if d.all_marker and self.all_written is not None and self.all_written[0] == len(self.emitted):
+            return self.all_written[1], True  # 長皆奠觶于其所，皆揖其弟子: the group written with 皆 goes on
         if d.all_marker and self._two_parties(sentence):
             self.unnamed = True  # what both go on to do stays theirs: 皆由其階，階下揖，升堂揖
             return None, True  # 主人再拜，賓答再拜，皆揖就席: both, whom no one name covers
