@@ -1395,3 +1395,23 @@ def test_jie_after_a_group_written_with_jie_stays_that_group(extractor):
     r = run_on(extractor, raw, raw, clauses=clauses)
     check(r.get("揖"), actor="長", target="弟子")
     check(r.get("拜"), actor="舉觶者")
+
+
+def test_a_bow_after_an_answer_stays_the_answerers_across_a_guessed_sentence_end(extractor):
+    """15 特牲 …長兄弟拜受觶。賓北面答拜，揖，復位 unpunctuated: the 斷句 ends a sentence after 答拜
+    (the editors never do before 揖). The 揖 and 復位 are still the 賓's, who answered, not the
+    drinker's the next sentence would go back to. The editor's own sentence ends are kept."""
+    text = jing("15")[404]
+    raw = "".join(ch for ch in text if ch not in "，。")
+    start, end = locate(raw, raw)
+    p = Passage.from_raw(raw, start, end)
+    clauses = ["賓奠觶拜", "長兄弟答拜", "賓立卒觶", "酌于其尊", "東面立", "長兄弟拜受觶", "賓北面答拜", "揖復位"]
+    p.clauses = clause_ranges(p.view.text, clauses, extractor)
+    cut = p.view.text.index(extractor.normalise("揖復位"))
+    p.sentences = [(0, cut), (cut, len(p.view.text))]
+    r = Run(raw, extractor.extract([p]))
+    check(r.get("揖"), actor="賓")
+    check(r.get("復"), actor="賓")
+    punctuated = "長兄弟拜受觶。賓北面答拜。揖，復位。"  # an editor's sentence end still goes back
+    r = run_on(extractor, punctuated, punctuated)
+    check(r.get("揖"), actor="長兄弟")

@@ -42,7 +42,8 @@ Who acts (``actor``, ``actor_inferred``)
      拜送, have no agent: the dishes are for the one who just received the cup (主人拜送爵，賓少退。
      薦脯醢); after the giver's own 拜送 they are his (賓拜送爵，薦脯醢);
   6. else the actor of the last act (carry-over). After "Y荅拜。" the next sentence goes back to
-     the actor before the response (the drinker goes on, not the one who answered).
+     the actor before the response (the drinker goes on, not the one who answered),
+     except in unpunctuated text where it opens with 揖 (答拜|揖復位: the 斷句's sentence end).
   7. ``None`` when nobody has been named yet; such opening acts take the first written,
      non-responding subject named later in the same sentence (卒洗，主人壹揖 → 主人), or later in
      the passage when their bow was answered by Y or they end before Y疑立: then the next subject
@@ -270,13 +271,13 @@ class _Run:
         self.unnamed = False
         self.history_start = len(self.emitted)
 
-    def new_sentence(self) -> None:
+    def new_sentence(self, revert: bool = True) -> None:
         self.flush_pending()
         self.sender = None
         if self.reverting and self.emitted and _answers(self.emitted[-1].action):
             if not self.emitted[-1].action.response:
                 self.sender = self.current
-            if not self.response_opens:
+            if not self.response_opens and revert:
                 self.current = self.before_response  # after 賓答拜。 the drinker goes on, not the answerer
         self.before_response = None
         self.reverting = False
@@ -309,7 +310,10 @@ class _Run:
             sent_index = _containing(sentences, cs)
             sentence = (number, sent_index)
             if sentence != current_sentence:
-                self.new_sentence()
+                # 賓北面答拜|揖復位 with a sentence end the 斷句 put after 答拜: the one who answered
+                # bows and goes back (the editors never end the sentence there), not the drinker
+                bows_on = not punctuated and text[cs:ce].strip(_TRIM)[:1] == self.x.normalise("揖")
+                self.new_sentence(revert=not bows_on)
                 current_sentence = sentence
             trimmed = _trim(text, cs, ce)
             if trimmed is None:
