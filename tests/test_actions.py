@@ -1415,3 +1415,18 @@ def test_a_bow_after_an_answer_stays_the_answerers_across_a_guessed_sentence_end
     punctuated = "長兄弟拜受觶。賓北面答拜。揖，復位。"  # an editor's sentence end still goes back
     r = run_on(extractor, punctuated, punctuated)
     check(r.get("揖"), actor="長兄弟")
+
+
+def test_a_refusal_run_together_with_the_climb_is_two_parties(extractor):
+    """07 大射 賓降，洗象觶，升酌膳以致，下拜，小臣正辭，升，再拜稽首 unpunctuated, cut …|膳以致下拜|
+    小臣正辭升|再拜稽首 by a fold 斷句 model: 辭升 is never "declines the climb" (the editors write
+    辭，升); the 小臣正 declines the bow below and the 賓 climbs and completes it."""
+    text = jing("07")[625]
+    snippet = "賓降洗象觶升酌膳以致下拜小臣正辭升再拜稽首公答再拜"
+    raw = "".join(ch for ch in text if ch not in "，。︰、")
+    assert snippet in raw
+    clauses = ["賓降洗", "象觶", "升酌", "膳以致下拜", "小臣正辭升", "再拜稽首", "公答再拜"]
+    r = run_on(extractor, raw, snippet, clauses=clauses)
+    check(r.get("辭"), actor="小臣正", object=None)
+    assert [a.actor for a in r.all("升")] == ["賓", "賓"]
+    assert [a.actor for a in r.all("拜")] == ["賓", "賓", "公"]

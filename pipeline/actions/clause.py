@@ -480,10 +480,16 @@ class _Walk:
             if last.lemma in _GO_TO and t.text in self.voc.place_nouns:
                 self._set_location(last, (t.start, t.end), "post")
                 return True
-            if self.voc.normalise(last.lemma) in self.voc.object_verbs and last.object is None:
+            if self.voc.normalise(last.lemma) in self.voc.object_verbs and last.object is None \
+                    and not self._declined_then(last, t.text):
                 last.object = (t.start, t.end)
                 return True
         return False
+
+    def _declined_then(self, last: Draft, x: str) -> bool:
+        """辭 then an act it never declines (小臣正辭升): two acts, the refusal and the bower's climb."""
+        objs = self.voc.act_objects.get(self.voc.normalise(last.lemma), False)
+        return last.lemma == "辭" and bool(objs) and x not in objs and x in self.voc.lemmas
 
     def _verb(self, i: int) -> int:
         t = self.toks[i]
@@ -501,7 +507,8 @@ class _Walk:
                 return i + 1
             if x == self.voc.normalise("命") and self._reports_back(i - 1):
                 return i + 1  # 反命: the report brought back, no act and no object (as 受命)
-            if x in self.voc.nounable and self.voc.normalise(last.lemma) in self.voc.object_verbs:
+            if x in self.voc.nounable and self.voc.normalise(last.lemma) in self.voc.object_verbs \
+                    and not self._declined_then(last, x):
                 if x not in self.voc.received_not_things:
                     last.object = (t.start, t.end)  # 取祭
                 return i + 1  # 受命, 受酬: the charge or the pledge received is no act, and no object

@@ -465,11 +465,14 @@ class _Run:
         if pending is not None and subject and self.key(subject) != pending.actor_key:
             pending = self.pending = None  # another participant acts: the waiting place lapses
         used_pending = False
+        declined_for: Optional[str] = None  # the bower whose bow the subject just declined
         for d in piece.acts:
             if self._told_again(view.text, d, sentence[0]):
                 continue  # 獻工與笙…既獻，奠于下篚: "once presented" looks back at the act, no new one
             if piece.thing_topic and subject is None and d.lemma in _THING_SUBJECT_VERBS:
                 actor, inferred = None, True  # 肝從, 俎入設, 薦俎從設: a thing as topic, no agent
+            elif declined_for is not None:
+                actor, inferred = declined_for, True  # 下拜|小臣正辭升: the bower climbs
             else:
                 actor, inferred = self.actor_of(d, subject, pending, sentence)
             if inferred and actor and _scores(view.text, d, self.x.normalise) \
@@ -488,6 +491,9 @@ class _Run:
             target = act.target
             emitted = _Emitted(act, self.key(actor), self.key(target), d.lemma, sentence)
             self.emitted.append(emitted)
+            if d.lemma == "辭" and d.object is None and subject and principal is not None \
+                    and self.key(subject) != self.key(principal) and self.bowed_before(principal, 1):
+                declined_for = principal  # the acts after the 辭 in this clause are the bower's
             if subject and not inferred and d.all_marker:
                 self.all_written = (len(self.emitted), actor)  # 長皆奠觶于其所，皆揖其弟子
             if actor is None and self.current is None and not d.response and not self.unnamed:

@@ -101,7 +101,9 @@ DISH_NOUNS = set("薦".split())
 #: 對 is "facing, opposite" (筵對席, 長兄弟對之), not the reply, before these
 NOT_REPLY_AFTER = set("之 席 筵".split())
 #: verbs whose object is the act declined or finished (辭洗, 辭降, 卒洗, 卒爵)
-ACT_OBJECT_VERBS = {"卒": None, "辭": set("洗 降 拜 升 坐".split()), "俟": {"射"}}  # 俟射: waits for the shooting
+#: (辭 + 升 is never "declines the climb" in the corpus: the editors write 小臣正辭，升 — one declines,
+#: the bower climbs)
+ACT_OBJECT_VERBS = {"卒": None, "辭": set("洗 降 拜 坐".split()), "俟": {"射"}}  # 俟射: waits for the shooting
 #: a closed-list character right after these verbs is a thing, not a second act: 祭薦 (offers from
 #: the dishes), 執奠 / 酌奠 (the cup set down, the 奠)
 NOUN_AFTER = {"祭": set("薦"), "執": set("奠"), "酌": set("奠")}
