@@ -1430,3 +1430,19 @@ def test_a_refusal_run_together_with_the_climb_is_two_parties(extractor):
     check(r.get("辭"), actor="小臣正", object=None)
     assert [a.actor for a in r.all("升")] == ["賓", "賓"]
     assert [a.actor for a in r.all("拜")] == ["賓", "賓", "公"]
+
+
+def test_the_giver_goes_on_after_the_one_given_to_in_a_joined_clause(extractor):
+    """授獲者，退立于西方 / 主人實觶酬賓，阼階上北面坐奠觶 unpunctuated, the 斷句 joining the comma away:
+    the participant right after 授 / 酬 / 獻 / 揖 is the act's target, and the giver goes on (the
+    one given to does not act next in the same clause)."""
+    raw = "".join(ch for ch in jing("07")[390] if ch not in "，。")
+    r = run_on(extractor, raw, "授獲者退立于西方", clauses=["授獲者退立于西方"])  # its own sentence
+    check(r.get("授"), actor=None, target="獲者")
+    assert [r.get(v).actor for v in ("退", "立")] == [None, None]
+    raw = "".join(ch for ch in jing("04")[137] if ch not in "，。")
+    clauses = ["卒洗", "揖讓升", "賓西階上疑立", "主人實觶", "酬賓阼階上北面坐奠觶", "遂拜", "執觶興", "賓西階上答拜"]
+    r = run_on(extractor, raw, raw, clauses=clauses)
+    check(r.get("酬"), actor="主人", target="賓")
+    assert [r.get(v).actor for v in ("坐", "奠")] == ["主人", "主人"]
+    check(r.get("拜"), actor="主人")

@@ -405,6 +405,10 @@ class _Walk:
         repeated = prev is not None and ACTOR in prev.kinds and prev.text == self.toks[i].text
         if not repeated and OTHERV in self.kinds(i - 1):
             return j  # 賓厭眾賓升: the one bowed to, the bower goes on
+        if not repeated and self.last is not None and self.last_verb_index == i - 1 \
+                and self.last.lemma in _GIVING and self.last.target is None:
+            self.last.target = span  # 授獲者退立于西方, 公揖卿大夫升就席: the giver goes on
+            return j
         if repeated or self._predicate_follows(j, chars=2 if self.last is None else 0):
             self._close()
             self._new_piece(span)
@@ -859,6 +863,9 @@ _SIDES = set("左 右 东 西 南 北 東".split())
 #: the vocabulary's target verbs, where a later participant of the clause can still be the target;
 #: 升 takes the one brought up (擯者以命升賓, 乃升長賓), 對 (the reply) does not
 _TARGET_LEMMAS = (TARGET_VERBS - {"對"}) | {"升"}
+#: acts directed at a participant after which the doer goes on in the same clause, as the 斷句 joins
+#: 授獲者，退立 / 酬賓，阼階上北面坐奠觶 / 公揖卿大夫，升就席 (the one given to does not act next)
+_GIVING = set("授 酬 獻 揖".split())
 #: 于 + participant is the one the act is directed at (酢于長賓, 告于主人, 受爵于主人)
 _YU_TARGET = set("酢 受 授 告 獻 請 酬 拜 辭 命 揖".split())
 #: for these a following 之 is the thing (執之, 奠之), not a person

@@ -55,7 +55,7 @@ Who acts (``actor``, ``actor_inferred``)
 * A written subject is the participant before the verbs, not one after 以/與 (the partner), 于/自
   (a place or a person acted on) or a possessive 之 (主人之北 is a place); a participant beside
   the subject (主人一相) does not replace it, and one right after a verb outside the closed list
-  is that verb's object (賓厭眾賓升 → 升 is the 賓's). A participant after a side word followed by
+  is that verb's object (賓厭眾賓升 → 升 is the 賓's), as is one right after 授 酬 獻 揖 (授獲者退立, 公揖卿大夫升). A participant after a side word followed by
   a predicate is a place (主人介右北面拜送爵: 介右), except the hands (尸左執角: 左執).
 * A clause whose subject only assists (宗人贊祭, 庶子贊授肺) does not take over the carried
   actor: the principal's sequence goes on after it. The same for a subject that only treats the
