@@ -1446,3 +1446,16 @@ def test_the_giver_goes_on_after_the_one_given_to_in_a_joined_clause(extractor):
     check(r.get("酬"), actor="主人", target="賓")
     assert [r.get(v).actor for v in ("坐", "奠")] == ["主人", "主人"]
     check(r.get("拜"), actor="主人")
+
+
+def test_the_remaining_counters_are_no_word_of_speech(extractor):
+    """05 鄉射 …告于賓曰︰「左右卒射。」降，反位，坐委餘獲于中西 unpunctuated: 餘 (the remaining
+    counters) is 余 in the normalised view, which is also "I"; it must not make the narrative after
+    the report run on as speech (降, 反, 坐, 委 were lost)."""
+    raw = "".join(ch for ch in jing("05")[534] if ch not in "，。︰「」")
+    clauses = ["卒射", "釋獲者遂以所執餘獲升自西階", "盡階", "不升堂", "告于賓", "曰", "左右卒射", "降反位",
+               "坐委餘獲于中西", "興", "共而俟"]
+    assert "".join(clauses) == raw
+    r = run_on(extractor, raw, raw, clauses=clauses)
+    assert [a.verb for a in r.actions if a.actor == "釋獲者"][-6:] == ["降", "反", "坐", "委", "興", "俟"]
+    assert not r.all("卒")[1:]  # 左右卒射 is the report, no act

@@ -704,7 +704,9 @@ _THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
 _THEN = "则則"
-_SPEECH_WORDS = set("某吾予余爾敢也矣乎哉寡固請辱願")  # words of someone speaking: 某也願見, 吾子, 敢辭, 固辭, 請終賜見
+#: words of someone speaking (某也願見, 吾子, 敢辭, 固辭, 請終賜見); not 余 "I", which is also 餘 (the
+#: remaining) in the normalised view: 坐委餘獲 is narrative
+_SPEECH_WORDS = set("某吾予爾敢也矣乎哉寡固請辱願")
 _ONCE = "既"
 #: a clause in which someone treats an unnamed person (之): 賜之爵, 降送之, 請見之, 為之興. A 則 clause
 #: right after it is that person's answer, whose actor the passage does not name (士相見禮)
