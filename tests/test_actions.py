@@ -1459,3 +1459,16 @@ def test_the_remaining_counters_are_no_word_of_speech(extractor):
     r = run_on(extractor, raw, raw, clauses=clauses)
     assert [a.verb for a in r.actions if a.actor == "釋獲者"][-6:] == ["降", "反", "坐", "委", "興", "俟"]
     assert not r.all("卒")[1:]  # 左右卒射 is the report, no act
+
+
+def test_a_participant_after_yu_is_acted_on_even_after_a_verb_outside_the_list(extractor):
+    """15 特牲 …中庭北面西上，舉觶於其長，奠觶拜，長皆答拜 unpunctuated, cut …|舉觶於其長奠觶|拜|長皆答拜:
+    the elder after 於 (and 其, and after 舉, a verb outside the closed list) is the one the cup is
+    raised to; the sons who raise it set it down and bow, and the elders answer."""
+    raw = "".join(ch for ch in jing("15")[417] if ch not in "，。")
+    clauses = ["賓弟子及兄弟弟子洗各酌于其尊", "中庭北面西上", "舉觶於其長奠觶", "拜", "長皆答拜"]
+    snippet = "".join(clauses)
+    assert raw.startswith(snippet)
+    r = run_on(extractor, raw, snippet, clauses=clauses)
+    check(r.get("奠"), actor="賓弟子及兄弟弟子")
+    assert [a.actor for a in r.all("拜")] == ["賓弟子及兄弟弟子", "長"]

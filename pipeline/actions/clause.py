@@ -782,14 +782,17 @@ class _Walk:
 
     def _prep(self, i: int) -> int:
         word = self.toks[i].text
-        j = self._run_end(i + 1)
+        nxt = self.tok(i + 1)
+        its_actor = nxt is not None and nxt.text == self.voc.its and ACTOR in self.kinds(i + 2)
+        j = i + 1 if its_actor else self._run_end(i + 1)
         if j == i + 1:
-            # 于 + participant: 酢于長賓, 授尸于筵前 … the person the act is done to
-            if ACTOR in self.kinds(i + 1):
-                k = self._actor_group_end(i + 1)
-                self.piece.mentions.append((self.toks[i + 1].start, self.toks[k - 1].end))
-            if ACTOR in self.kinds(i + 1) and self.last is not None and self.verb_seen:
-                if self.last.lemma in _YU_TARGET and self.last.target is None:
+            # 于 + participant: 酢于長賓, 授尸于筵前 … the person the act is done to; 於其長: his elder
+            a = i + 2 if its_actor else i + 1
+            if ACTOR in self.kinds(a):
+                k = self._actor_group_end(a)
+                self.piece.mentions.append((self.toks[a].start, self.toks[k - 1].end))
+            if ACTOR in self.kinds(a) and self.verb_seen:  # 舉觶於其長奠觶: after any verb
+                if self.last is not None and self.last.lemma in _YU_TARGET and self.last.target is None:
                     self.last.target = (self.toks[i + 1].start, self.toks[k - 1].end)
                 return k
             return i + 1
