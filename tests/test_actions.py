@@ -1472,3 +1472,18 @@ def test_a_participant_after_yu_is_acted_on_even_after_a_verb_outside_the_list(e
     r = run_on(extractor, raw, snippet, clauses=clauses)
     check(r.get("奠"), actor="賓弟子及兄弟弟子")
     assert [a.actor for a in r.all("拜")] == ["賓弟子及兄弟弟子", "長"]
+
+
+def test_a_bow_of_receiving_cut_after_bai_is_one_act(extractor):
+    """15 特牲 主人酌，獻祝，祝拜受角 unpunctuated, cut 祝拜|受角 by a fold 斷句 model: 拜受 is one act
+    (拜 with the purpose 受), as the editors write it 4 times in 5; but 不拜，受爵 and a receipt with
+    its own place (拜，受爵于筵前) stay two acts."""
+    raw = "".join(ch for ch in jing("15")[272] if ch not in "，。、")
+    clauses = ["主人酌", "獻祝", "祝拜", "受角", "主人拜送", "設菹", "醢俎"]
+    assert "".join(clauses) == raw
+    r = run_on(extractor, raw, raw, clauses=clauses)
+    check(r.get("拜"), actor="祝", purpose="受", object="角")
+    assert not r.all("受")
+    for clauses in (["眾工不拜", "受爵"], ["賓西階上拜", "受爵于筵前"]):
+        text = "".join(clauses)
+        assert len(run_on(extractor, text, text, clauses=clauses).all("受")) == 1
