@@ -1487,3 +1487,18 @@ def test_a_bow_of_receiving_cut_after_bai_is_one_act(extractor):
     for clauses in (["眾工不拜", "受爵"], ["賓西階上拜", "受爵于筵前"]):
         text = "".join(clauses)
         assert len(run_on(extractor, text, text, clauses=clauses).all("受")) == 1
+
+
+def test_a_name_cut_off_alone_before_the_same_name_ends_the_act_before_it(extractor):
+    """04 鄉飲酒 主人一相迎于門外，再拜賓，賓答拜，拜介，介答拜 unpunctuated, cut by a fold 斷句 model
+    …|再拜。賓|賓答拜。拜介|…: the lone 賓 is the one bowed to (再拜賓), not the subject of a new
+    sentence; so the host bows on to the 介 after the guest's answer."""
+    raw = "".join(ch for ch in jing("04")[34] if ch not in "，。")
+    start, end = locate(raw, raw)
+    p = Passage.from_raw(raw, start, end)
+    clauses = ["主人一相迎于門外", "再拜", "賓", "賓答拜", "拜介", "介答拜"]
+    p.clauses = clause_ranges(p.view.text, clauses, extractor)
+    s1, s2 = p.clauses[2][0], p.clauses[4][0]
+    p.sentences = [(0, s1), (s1, s2), (s2, len(p.view.text))]
+    r = Run(raw, extractor.extract([p]))
+    assert [(a.actor, a.target) for a in r.all("拜")] == [("主人", "賓"), ("賓", None), ("主人", "介"), ("介", None)]

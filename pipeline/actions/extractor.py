@@ -379,7 +379,10 @@ class _Run:
         group. Not across a sentence end (公曰以我安賓。諸公卿大夫皆對: the one spoken of, then who answers)."""
         starts = {s for s, _ in sentences}
         out: list[tuple[int, int]] = []
-        for cs, ce in clauses:
+        for k, (cs, ce) in enumerate(clauses):
+            if out and k + 1 < len(clauses) and self._named_again(text, (cs, ce), clauses[k + 1][0]):
+                out[-1] = (out[-1][0], ce)  # 再拜|賓|賓答拜: the one bowed to, then the same one acts
+                continue
             if out and self._bow_then_receipt(text, out[-1], cs, ce, starts):
                 out[-1] = (out[-1][0], ce)  # 祝拜|受角: one act, 拜受 (the editors write 拜受 4 times in 5)
                 continue
@@ -395,6 +398,12 @@ class _Run:
                     continue
             out.append((cs, ce))
         return out
+
+    def _named_again(self, text: str, clause: Span, nxt: int) -> bool:
+        """Is ``clause`` a participant's name alone that the next clause opens with again? Then it
+        ends the act before it (再拜賓，賓答拜 cut 再拜|賓|賓答拜)."""
+        name = text[clause[0]:clause[1]].strip()
+        return bool(name) and ACTOR in self.voc.kinds.get(name, ()) and text.startswith(name, nxt)
 
     def _bow_then_receipt(self, text: str, before: Span, at: int, end: int, starts: set[int]) -> bool:
         """Did the 斷句 cut 拜受 (the bow of receiving: one tuple, 拜 with purpose 受) after 拜? Not
