@@ -408,12 +408,13 @@ class _Run:
     def _bow_then_receipt(self, text: str, before: Span, at: int, end: int, starts: set[int]) -> bool:
         """Did the 斷句 cut 拜受 (the bow of receiving: one tuple, 拜 with purpose 受) after 拜? Not
         after 不拜 (不拜，受爵: the editors write the comma there 8 times in 11) or 答拜, not across a
-        sentence, and not where the receipt has its own place (拜，受爵于筵前: a second act)."""
+        sentence, and not where the receipt has its own place (拜，受爵于筵前: a second act). 荅 is
+        答 in the normalised view."""
         n = self.x.normalise
         bow = text[before[0]:before[1]].rstrip()
         receipt = text[at:end]
         return at not in starts and bow.endswith(n("拜")) and not bow.endswith(n("不拜")) \
-            and not bow.endswith(n("答拜")) and not bow.endswith(n("荅拜")) and receipt[:1] == n("受") \
+            and not bow.endswith(n("答拜")) and receipt[:1] == n("受") \
             and not any(p in receipt for p in (n("于"), n("於")))
 
     def _names_meet(self, text: str, at: int) -> bool:
