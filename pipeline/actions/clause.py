@@ -350,15 +350,20 @@ class _Walk:
             return False  # 嗣舉奠: the son lifts the cup, not a 舉奠 beside him
         return not self.kinds(j + 1) & {ZHI, DIR, LOCATION}
 
+    def _title_is_act(self, i: int) -> bool:
+        """Is the verb title at ``i`` (舉奠, 負侯) the act and its thing here, not a participant?
+        嗣舉奠: after a subject; 執旌負侯而俟: after the clause's act and its thing. Never after 命
+        (命負侯: the one commanded) nor alone in its clause (負侯|皆許諾, as the 斷句 cuts it: the one
+        who acts next)."""
+        if i > 0 and self.toks[i - 1].text in self.voc.command_verbs:
+            return False
+        if not (self.kinds(i - 1) - {PUNCT}) and not (self.kinds(i + 1) - {PUNCT}):
+            return False
+        return (self.subject is not None and not self.verb_seen) or not self._predicate_follows(i + 1) \
+            or (self.verb_seen and not self.kinds(i - 1) & {VERB, OTHERV, PUNCT})
+
     def _actor(self, i: int) -> int:
-        bidden = i > 0 and self.toks[i - 1].text in self.voc.command_verbs
-        alone = not (self.kinds(i - 1) - {PUNCT}) and not (self.kinds(i + 1) - {PUNCT})
-        if self.toks[i].text in self.voc.verb_titles and not bidden and not alone and (
-                (self.subject is not None and not self.verb_seen) or not self._predicate_follows(i + 1)
-                or (self.verb_seen and not self.kinds(i - 1) & {VERB, OTHERV, PUNCT})):
-            # 嗣舉奠: the act 舉 with the thing 奠, not the title 舉奠; 執旌負侯而俟: after the
-            # clause's act and its thing, the act 負 (but 命負侯: the one commanded; 負侯|皆許諾: a
-            # clause of the title alone, as the 斷句 cuts it, names the one who acts next)
+        if self.toks[i].text in self.voc.verb_titles and self._title_is_act(i):
             self.verb_seen = True
             self.piece.other_verb = True
             self.last = None
