@@ -9,9 +9,10 @@ than 80% aligned is left out.
 
 Models: for each of the 4 chapter folds of ``yili evaluate layers``, the layer classifier and
 splitter fitted on the other chapters (cached in ``--cache``); each chapter is split by the fold
-that held it out. Three decodings are compared: the splitter free (as before the shape was passed),
+that held it out. Four decodings are compared: the splitter free (as before the shape was passed),
 within the shape, and within the shape with the seam held to a clause end of the fold's 斷句 model
-(trained on the same chapters; `[layers] seam_breaks`, what `yili process` does).
+(trained on the same chapters; `[layers] seam_breaks`), and that with the document's own decided
+經 and 注 as memory (:mod:`pipeline.layers.memory`): what `yili process` does.
 
     .venv/bin/python bench/siku_runs.py [--cache DIR] [--out bench/results/siku-runs.json]
 """
@@ -122,13 +123,21 @@ def main() -> int:
             text = siku.read_text(encoding="utf-8")
             result = segment_layers(text, str(siku))
             runs = [s for s in result.segments if s.evidence == "default" and s.shape is not None]
-            free = [Segment(s.layer, s.start, s.end, s.text, s.evidence, s.score) for s in runs]
-            model.splitter_.break_model_ = None
+            # the whole document is resolved, as `yili process` does: the decided segments are
+            # the memory the splitter reads (pipeline.layers.memory)
+            free = [Segment(s.layer, s.start, s.end, s.text, s.evidence, s.score) if s.shape is not None else s
+                    for s in result.segments]
+            splitter = model.splitter_
+            weights = (splitter.memory_cut_weight, splitter.memory_piece_weight)
+            splitter.memory_cut_weight = splitter.memory_piece_weight = 0.0
+            splitter.break_model_ = None
             decided = {"free": model.resolve_segments(text, free, result.removed),
-                       "shape": model.resolve_segments(text, runs, result.removed)}
-            model.splitter_.break_model_ = breaks
-            decided["shape+breaks"] = model.resolve_segments(text, runs, result.removed)
-            model.splitter_.break_model_ = None
+                       "shape": model.resolve_segments(text, result.segments, result.removed)}
+            splitter.break_model_ = breaks
+            decided["shape+breaks"] = model.resolve_segments(text, result.segments, result.removed)
+            splitter.memory_cut_weight, splitter.memory_piece_weight = weights
+            decided["shape+breaks+memory"] = model.resolve_segments(text, result.segments, result.removed)
+            splitter.break_model_ = None
             counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
             hint, kept = 0, 0
             for seg in runs:
@@ -162,11 +171,13 @@ def main() -> int:
              f"`{figures['command']}`; gold from the 四部叢刊 鄭注 edition, aligned (see the script's docstring).", "",
              f"Character accuracy over {figures['chars']} Han characters of aligned runs: "
              f"splitter free {acc.get('free')}, within the run's shape (注 then 經) {acc.get('shape')}, "
-             f"within the shape with the seam at a clause end of the 斷句 model {acc.get('shape+breaks')}.", "",
-             "| chapter | runs | aligned | free | shape | shape + 斷句 |", "| --- | --- | --- | --- | --- | --- |"]
+             f"within the shape with the seam at a clause end of the 斷句 model {acc.get('shape+breaks')}, "
+             f"and with the document's own 經 and 注 as memory (what `yili process` does) {acc.get('shape+breaks+memory')}.", "",
+             "| chapter | runs | aligned | free | shape | shape + 斷句 | shape + 斷句 + memory |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     for chapter, row in sorted(per_chapter.items()):
         lines.append(f"| {chapter} | {row['runs']} | {row['aligned']} | {row.get('free', '–')} | {row.get('shape', '–')} "
-                     f"| {row.get('shape+breaks', '–')} |")
+                     f"| {row.get('shape+breaks', '–')} | {row.get('shape+breaks+memory', '–')} |")
     args.out.with_suffix(".md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0
 

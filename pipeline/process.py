@@ -183,6 +183,8 @@ class DocumentProcessor:
                 from pipeline.text.punctuate import Punctuator
 
                 seams.break_model_ = self.splitter if isinstance(self.splitter, Punctuator) else Punctuator.load(None)
+            if self._layer_model is not None:
+                self._layer_model.use_memory = bool(settings.get("document_memory", True))
         return self._layer_model
 
     def preload(self) -> None:

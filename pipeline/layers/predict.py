@@ -18,6 +18,7 @@ import numpy as np
 
 from pipeline.labels import LAYERS
 from pipeline.layers.features import han_count
+from pipeline.layers.memory import DocumentMemory
 
 #: The file names inside a model folder.
 MODEL_FILE = "classifier.joblib"
@@ -50,6 +51,9 @@ class LayerPredictor:
     """The layer model's prediction, from ``_logits`` (see the module docstring)."""
 
     use_context: bool = True
+    #: whether a run of known shape is split with the rest of the document as memory
+    #: (:mod:`pipeline.layers.memory`; ``[layers] document_memory``)
+    use_memory: bool = True
 
     def _check(self) -> None:
         """Raise if the model is not fitted (the runtime form always is)."""
@@ -191,6 +195,10 @@ class LayerPredictor:
         if splitter == "attached":
             splitter = getattr(self, "splitter_", None)
         drops = sorted((r.start, r.end) for r in removed)
+        # what the rest of the document says: its decided 經 and 注 (see pipeline.layers.memory)
+        memory = None
+        if self.use_memory and splitter is not None and any(seg.evidence == "default" and seg.shape is not None for seg in segments):
+            memory = DocumentMemory.of((seg.layer, seg.text) for seg in segments if seg.evidence != "default")
         pieces: list[tuple[Any, Optional[tuple[int, int]]]] = []  # (segment or None, undecided span)
         origin: list[int] = []  # which input segment each piece comes from
         shaped: dict[int, str] = {}  # piece index → the layer the splitter gave it within a known shape
@@ -201,7 +209,8 @@ class LayerPredictor:
                 continue
             spans = [(seg.start, seg.end)]
             if splitter is not None and seg.shape is not None:
-                runs = splitter.split_runs(text, seg.start, seg.end, drops, classifier=self, shape=seg.shape)
+                runs = splitter.split_runs(text, seg.start, seg.end, drops, classifier=self, shape=seg.shape,
+                                           memory=memory)
                 shaped.update((len(pieces) + j, layer) for j, (_a, _b, layer) in enumerate(runs))
                 spans = [(a, b) for a, b, _layer in runs]
             elif splitter is not None:

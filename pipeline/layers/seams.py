@@ -18,6 +18,7 @@ import numpy as np
 
 from pipeline.layers.anchors import SHU_OPENING_RE
 from pipeline.layers.features import fold_script, is_han
+from pipeline.layers.memory import DocumentMemory
 from pipeline.records import RunShape
 
 #: (layer, text) pieces in reading order: one run-together string with its gold layers.
@@ -108,6 +109,12 @@ def han_positions(text: str) -> list[int]:
 
 class SplitPredictor:
     """The run-together splitter's prediction (see the module docstring)."""
+
+    #: how much the document's own 經 and 注 (:class:`~pipeline.layers.memory.DocumentMemory`)
+    #: weigh, per character where the one seam is sought and per piece (its mean vote) in the
+    #: Viterbi; chosen on the dev chapters' 四庫 runs (bench/siku_runs.py)
+    memory_cut_weight: float = 6.0
+    memory_piece_weight: float = 4.0
 
     # -- features -----------------------------------------------------------------------------
     def _char_features(self, text: str, scorer: WindowScores) -> tuple[list[dict], list[int]]:
@@ -207,6 +214,28 @@ class SplitPredictor:
                 out[r] = factors[cat]
         return out
 
+    def _memory_emissions(self, text: str, spans: Sequence[tuple[int, int]], memory: DocumentMemory) -> np.ndarray:
+        """Per piece, ``memory_piece_weight`` × its characters' mean vote for 經 (against 注)."""
+        out = np.zeros((len(spans), len(self.layers)))
+        if "JING" not in self.layers or "ZHU" not in self.layers:
+            return out
+        folded = fold_script(text)
+        pos = han_positions(folded)
+        if not pos:
+            return out
+        votes, where = memory.votes("".join(folded[i] for i in pos)), np.array(pos) + 1
+        at, han = np.zeros(len(text) + 1), np.zeros(len(text) + 1)
+        at[where], han[where] = votes, 1.0
+        csum, count = np.cumsum(at), np.cumsum(han)  # over the characters before each offset
+        J, Z = self.layers.index("JING"), self.layers.index("ZHU")
+        for r, (a, b) in enumerate(spans):
+            n = count[b] - count[a]
+            if n:
+                lean = self.memory_piece_weight * (csum[b] - csum[a]) / n
+                out[r, J] += lean
+                out[r, Z] -= lean
+        return out
+
     def _lm_emissions(self, text: str, spans: Sequence[tuple[int, int]]) -> Optional[np.ndarray]:
         """``lm_weight`` × each piece's log-likelihood under each layer's character model
         (:mod:`pipeline.layers.charlm`), centred over the modelled layers (others: 0).
@@ -235,7 +264,8 @@ class SplitPredictor:
         return out
 
     # -- predicting ---------------------------------------------------------------------------
-    def predict_labels(self, text: str, classifier: Any = None, shape: Optional[RunShape] = None) -> list[str]:
+    def predict_labels(self, text: str, classifier: Any = None, shape: Optional[RunShape] = None,
+                       memory: Optional[DocumentMemory] = None) -> list[str]:
         """The layer of every character of ``text`` (punctuation and other non-Han: the layer before).
 
         With a ``classifier`` (a fitted LayerClassifier), the text is cut into pieces (its sentences
@@ -246,7 +276,8 @@ class SplitPredictor:
 
         ``shape`` is what the reader knows of the run (the layer it opens or closes with, a single
         seam): the Viterbi then keeps to it. On held-out chapters this is where most of the
-        remaining errors went (a 經+注 pair read as 注 from end to end, extra seams).
+        remaining errors went (a 經+注 pair read as 注 from end to end, extra seams). ``memory``
+        (the rest of the document's 經 and 注) weighs in where the shape is known.
         """
         if not hasattr(self, "crf_"):
             raise RuntimeError("RunTogetherSplitter is not fitted")
@@ -254,7 +285,7 @@ class SplitPredictor:
         try:
             if classifier is not None and any(is_han(ch) for ch in text):
                 if shape is not None:
-                    return _snap_seams(text, self._sentence_labels(text, classifier, shape))
+                    return _snap_seams(text, self._sentence_labels(text, classifier, shape, memory))
                 return _snap_seams(text, self._piece_labels(text, classifier))
             return self._crf_labels(text)
         finally:
@@ -396,7 +427,8 @@ class SplitPredictor:
             j, c = i, p
         return _fill_forward(out, self.layers[0])
 
-    def _sentence_labels(self, text: str, classifier: Any, shape: Optional[RunShape] = None) -> list[str]:
+    def _sentence_labels(self, text: str, classifier: Any, shape: Optional[RunShape] = None,
+                         memory: Optional[DocumentMemory] = None) -> list[str]:
         """Viterbi over the pieces with the classifier's probabilities (see :meth:`predict_labels`).
 
         In punctuated text, with a piece CRF fitted, 疏 is the piece CRF's call: a 疏 sentence
@@ -410,7 +442,7 @@ class SplitPredictor:
         spans = self._pieces(text)
         columns = self._shape_columns(shape)
         if columns[2] and not any(ch in _SENTENCE_END for ch in text):
-            spans = _cut_at(spans, self._best_single_cut(text, self.layers[columns[0]], self.layers[columns[1]]))
+            spans = _cut_at(spans, self._best_single_cut(text, self.layers[columns[0]], self.layers[columns[1]], memory))
         texts = [text[a:b] for a, b in spans]
         tagger = getattr(self, "piece_tagger_", None)
         if tagger is not None and "SHU" in self.layers and any(ch in _SENTENCE_END for ch in text):
@@ -428,6 +460,8 @@ class SplitPredictor:
         lm = self._lm_emissions(text, spans)
         if lm is not None:
             emis += lm
+        if memory:
+            emis += self._memory_emissions(text, spans, memory)
         if "SHU" in self.layers:
             crf = self._crf_labels(text)
             shu = np.array([sum(1 for i in range(a, b) if crf[i] == "SHU") / max(b - a, 1) for a, b in spans])
@@ -446,7 +480,7 @@ class SplitPredictor:
             tags = ["SHU" if ok else (b if a == "SHU" else a) for a, b, ok in zip(tags, tagged, agree)]
         return self._tags_to_chars(text, spans, tags)
 
-    def _best_single_cut(self, text: str, first: str, last: str) -> Optional[int]:
+    def _best_single_cut(self, text: str, first: str, last: str, memory: Optional[DocumentMemory] = None) -> Optional[int]:
         """Where the character CRF would put the one seam of a ``first`` → ``last`` run (a raw
         offset of ``text``): the cut that maximises the summed log marginals of ``first`` before it
         and ``last`` after it. In unpunctuated text the seam often falls inside a piece (no 也
@@ -456,13 +490,20 @@ class SplitPredictor:
         With a 斷句 model attached (``break_model_``, a :class:`~pipeline.text.punctuate.Punctuator`),
         the cut is taken among the places it would break the ``first`` layer's text, where there
         are any: a 經 passage or a 注 ends at a clause end, and the 斷句 model finds clause ends far
-        better than the layer CRF finds seams (held-out unpunctuated pairs +1.1 to +1.4 points)."""
+        better than the layer CRF finds seams (held-out unpunctuated pairs +1.1 to +1.4 points).
+
+        With a ``memory``, each character's vote (+1 written elsewhere in the document's 經, −1 in
+        its 注) × ``memory_cut_weight`` is added to its 經 side and taken from its 注 side."""
         feats, pos = self._char_features(text, self.scorer_)
         if len(pos) < 2:
             return None
         marg = self.crf_.predict_marginals_single(feats)
         a = np.log(np.array([m.get(first, 0.0) for m in marg]) + 1e-6)
         b = np.log(np.array([m.get(last, 0.0) for m in marg]) + 1e-6)
+        if memory and {first, last} == {"JING", "ZHU"}:
+            folded = fold_script(text)
+            lean = self.memory_cut_weight * memory.votes("".join(folded[p] for p in pos))
+            a, b = (a - lean, b + lean) if last == "JING" else (a + lean, b - lean)
         before = np.cumsum(a)[:-1]  # first k+1 characters in `first`
         after = np.cumsum(b[::-1])[::-1][1:]  # the rest in `last`
         score = before + after
@@ -505,14 +546,15 @@ class SplitPredictor:
         last = self.layers.index(shape.last) if shape.last in self.layers else None
         return first, last, bool(shape.one_switch and first is not None and last is not None and first != last)
 
-    def predict(self, text: str, classifier: Any = None, shape: Optional[RunShape] = None) -> list[tuple[int, int, str]]:
+    def predict(self, text: str, classifier: Any = None, shape: Optional[RunShape] = None,
+                memory: Optional[DocumentMemory] = None) -> list[tuple[int, int, str]]:
         """The runs of ``text``: (start, end, layer), covering it from 0 to len(text).
 
         A run shorter than ``min_piece`` Han characters is merged into the run before it (or after
         it, at the start): a seam needs evidence on both sides. Not when the ``shape`` has one
         seam: the short run is then what the shape asks for (the 經 after an unmarked 注 may be short).
         """
-        runs = _runs_of(self.predict_labels(text, classifier, shape))
+        runs = _runs_of(self.predict_labels(text, classifier, shape, memory))
         return runs if shape is not None and shape.one_switch else _merge_short(runs, text, self.min_piece)
 
     def split_span(self, text: str, start: int, end: int, drops: Sequence[tuple[int, int]] = (),
@@ -521,8 +563,10 @@ class SplitPredictor:
         return [(a, b) for a, b, _layer in self.split_runs(text, start, end, drops, classifier, shape)]
 
     def split_runs(self, text: str, start: int, end: int, drops: Sequence[tuple[int, int]] = (),
-                   classifier: Any = None, shape: Optional[RunShape] = None) -> list[tuple[int, int, str]]:
-        """:meth:`split_span` with each piece's layer as the splitter decoded it."""
+                   classifier: Any = None, shape: Optional[RunShape] = None,
+                   memory: Optional[DocumentMemory] = None) -> list[tuple[int, int, str]]:
+        """:meth:`split_span` with each piece's layer as the splitter decoded it (``memory``: the
+        rest of the document's 經 and 注, see :meth:`predict_labels`)."""
         kept: list[int] = []
         drops = sorted(drops)
         d = 0
@@ -535,7 +579,7 @@ class SplitPredictor:
         if not kept:
             return [(start, end, shape.first if shape is not None and shape.first else "OTHER")]
         view = "".join(text[i] for i in kept)
-        runs = self.predict(view, classifier, shape)
+        runs = self.predict(view, classifier, shape, memory)
         if len(runs) <= 1:
             return [(start, end, runs[0][2] if runs else "OTHER")]
         bounds = [start] + [kept[s] for s, _e, _l in runs[1:]] + [end]
