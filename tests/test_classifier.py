@@ -458,6 +458,36 @@ def test_a_known_seam_falls_at_a_clause_end_of_the_duandju_model(shipped):
     assert wrong_alone >= 1
 
 
+def test_a_note_on_the_readings_stays_in_its_zhu(shipped):
+    # 四庫 注 runs of 鄉射禮, 大射 and 士相見禮 whose 注 ends on a note on the readings (今文X為Y,
+    # 古文X作Y), then the 經 with no mark. The 斷句 model breaks inside the note (今文|揖為升), and
+    # the seam followed it there; only a 注 writes such a note, so the seam now falls after it.
+    from pipeline.records import RunShape
+    from pipeline.text.punctuate import Punctuator
+
+    splitter = shipped.splitter_
+    shape = RunShape("ZHU", "JING", one_switch=True)
+    try:
+        splitter.break_model_ = Punctuator.load()
+        for zhu, jing in (("為已安也今文揖為升", "司正實觶降自西階中庭北面坐奠觶興退少立"),
+                          ("乃降將更盥也古文壹皆作一", "賓降主人辭降賓對主人卒盥壹揖壹讓升賓升西階上疑立"),
+                          ("答對也此以下雜記也今文君射則為下", "君樂作而後就物君袒朱襦以射"),
+                          ("擯者司正也今文席為筵", "若諸公卿大夫之耦不勝則亦執弛弓特升飲")):
+            labels = splitter.predict_labels(zhu + jing, shipped, shape)
+            assert labels == ["ZHU"] * len(zhu) + ["JING"] * len(jing), zhu
+    finally:
+        splitter.break_model_ = None
+    # the bounds in Han characters before the seam: past one character after 為 / 作 / 無, four
+    # after 今文 when none follows; a 經 that a 注 follows ends before the 注's first note
+    from pipeline.layers.seams import seam_bounds
+
+    assert seam_bounds("为已安也今文揖为升司正", "ZHU", "JING") == (9, 11)
+    assert seam_bounds("今文某某某某某某某某某主人", "ZHU", "JING") == (4, 13)
+    assert seam_bounds("主人升今文升为登", "JING", "ZHU") == (0, 3)
+    assert seam_bounds("主人升宾升", "ZHU", "JING") == (0, 5)
+    assert seam_bounds("今文升为登", "ZHU", "SHU") == (0, 5)
+
+
 def test_the_pipeline_holds_known_seams_to_the_duandju_model_unless_told_not_to():
     from pipeline.process import DocumentProcessor
     from pipeline.text.punctuate import Punctuator

@@ -441,8 +441,19 @@ class SplitPredictor:
 
         spans = self._pieces(text)
         columns = self._shape_columns(shape)
-        if columns[2] and not any(ch in _SENTENCE_END for ch in text):
-            spans = _cut_at(spans, self._best_single_cut(text, self.layers[columns[0]], self.layers[columns[1]], memory))
+        bounds = None
+        if columns[2]:
+            first, last = self.layers[columns[0]], self.layers[columns[1]]
+            folded = fold_script(text)
+            pos = han_positions(folded)
+            lo, hi = seam_bounds("".join(folded[i] for i in pos), first, last)
+            if (lo > 0 or hi < len(pos)) and lo <= hi:
+                bounds = tuple(pos[k] if k < len(pos) else len(text) for k in (lo, hi))
+            if not any(ch in _SENTENCE_END for ch in text):
+                spans = _cut_at(spans, self._best_single_cut(text, first, last, memory))
+            if bounds is not None:  # a bound is a place the seam may fall, unless it leaves a scrap
+                for at in bounds:
+                    spans = _cut_unless_scrap(spans, at, pos)
         texts = [text[a:b] for a, b in spans]
         tagger = getattr(self, "piece_tagger_", None)
         if tagger is not None and "SHU" in self.layers and any(ch in _SENTENCE_END for ch in text):
@@ -471,6 +482,12 @@ class SplitPredictor:
         for j in heads:  # a 疏 head (「X」至「Y」, 釋曰) is written only by the 疏: a marker, not a guess
             emis[j, :] = np.log(1e-12)
             emis[j, self.layers.index("SHU")] = 0.0
+        if bounds is not None:  # the seam falls between them, at a piece's edge: the pieces across keep their side
+            for r, (a, b) in enumerate(spans):
+                if a < bounds[0]:
+                    emis[r, columns[1]] = -np.inf
+                elif b > bounds[1]:
+                    emis[r, columns[0]] = -np.inf
         path = _viterbi(emis, np.log(self.piece_transitions_), columns)
         tags = [self.layers[j] for j in path]
         if tagged is not None and "SHU" in self.layers and shape is None:
@@ -510,6 +527,11 @@ class SplitPredictor:
         breaks = self._clause_ends(text, pos, first)
         if breaks is not None and breaks.any():
             score = np.where(breaks, score, -np.inf)
+        # score[k]: a cut after character k, k + 1 characters before it
+        lo, hi = seam_bounds("".join(fold_script(text)[p] for p in pos), first, last)
+        allowed = (np.arange(1, len(pos)) >= lo) & (np.arange(1, len(pos)) <= hi)
+        if allowed.any():
+            score = np.where(allowed, score, -np.inf) if np.isfinite(score[allowed]).any() else np.where(allowed, before + after, -np.inf)
         return pos[int(np.argmax(score)) + 1]
 
     def _clause_ends(self, text: str, pos: Sequence[int], layer: str) -> Optional[np.ndarray]:
@@ -588,6 +610,28 @@ class SplitPredictor:
 
 _NAMES: Optional[frozenset[str]] = None
 
+#: 鄭玄's notes on the text's readings (今文X為Y, 古文X作Y, 今文無X): only a 注 writes them
+_READING_NOTE = re.compile("[今古]文")
+_NOTE_VERB = re.compile("[为作无]")
+
+
+def seam_bounds(han: str, first: str, last: str) -> tuple[int, int]:
+    """Where the one seam of a ``first`` → ``last`` run of 經 and 注 may fall, as (lo, hi): the
+    number of Han characters (folded) before it is at least lo and at most hi.
+
+    A note on the readings (今文揖為升, 古文壹皆作一, 今文司馬師無司馬) is the 注's own: the 注
+    runs at least one character past the 為 / 作 / 無 of its last such note (four past 今文 when
+    none follows), and a 經 ends before the first. A run without such a note: (0, len(han)).
+    """
+    n = len(han)
+    notes = [m.start() for m in _READING_NOTE.finditer(han)]
+    if not notes or {first, last} != {"JING", "ZHU"}:
+        return 0, n
+    if first == "ZHU":
+        verb = _NOTE_VERB.search(han, notes[-1] + 2, notes[-1] + 10)
+        return min(verb.end() + 1 if verb else notes[-1] + 4, n), n
+    return 0, notes[0]
+
 
 def _shu_heads(texts: Sequence[str]) -> set[int]:
     """The punctuated pieces that open with a 疏 head, 「X」至「Y」 citing the 經 or 注, or with 釋曰
@@ -638,6 +682,17 @@ def _cut_at(spans: list[tuple[int, int]], at: Optional[int]) -> list[tuple[int, 
     for a, b in spans:
         out.extend([(a, at), (at, b)] if a < at < b else [(a, b)])
     return out
+
+
+def _cut_unless_scrap(spans: list[tuple[int, int]], at: int, pos: Sequence[int], least: int = 2) -> list[tuple[int, int]]:
+    """:func:`_cut_at`, unless a side of the cut piece would hold fewer than ``least`` of the Han
+    characters at ``pos`` (a one-character piece reads as anything and draws the seam to it)."""
+    for a, b in spans:
+        if a < at < b:
+            inside = [p for p in pos if a <= p < b]
+            if sum(p < at for p in inside) < least or sum(p >= at for p in inside) < least:
+                return spans
+    return _cut_at(spans, at)
 
 
 def _viterbi(emis: np.ndarray, trans: np.ndarray, shape: tuple[Optional[int], Optional[int], bool] = (None, None, False)) -> list[int]:
