@@ -7,7 +7,7 @@ do not know those formulae. So the splitter also asks the document: a character 
 characters written elsewhere in the document only in its 經 leans to 經, only in its 注 to 注.
 
 Measured on the real 四庫 runs (``python bench/siku_runs.py``, fold models, held-out chapters):
-dev chapters 0.902 → 0.930, test chapters 0.892 → 0.914 character accuracy (weights chosen on the
+dev chapters 0.902 → 0.929, test chapters 0.892 → 0.914 character accuracy (weights chosen on the
 dev chapters). A document with nothing decided (a passage alone) gives no memory, and the split
 is as before.
 """

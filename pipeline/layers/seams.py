@@ -517,9 +517,10 @@ class SplitPredictor:
         marg = self.crf_.predict_marginals_single(feats)
         a = np.log(np.array([m.get(first, 0.0) for m in marg]) + 1e-6)
         b = np.log(np.array([m.get(last, 0.0) for m in marg]) + 1e-6)
+        folded = fold_script(text)
+        han = "".join(folded[p] for p in pos)
         if memory and {first, last} == {"JING", "ZHU"}:
-            folded = fold_script(text)
-            lean = self.memory_cut_weight * memory.votes("".join(folded[p] for p in pos))
+            lean = self.memory_cut_weight * memory.votes(han)
             a, b = (a - lean, b + lean) if last == "JING" else (a + lean, b - lean)
         before = np.cumsum(a)[:-1]  # first k+1 characters in `first`
         after = np.cumsum(b[::-1])[::-1][1:]  # the rest in `last`
@@ -527,11 +528,14 @@ class SplitPredictor:
         breaks = self._clause_ends(text, pos, first)
         if breaks is not None and breaks.any():
             score = np.where(breaks, score, -np.inf)
-        # score[k]: a cut after character k, k + 1 characters before it
-        lo, hi = seam_bounds("".join(fold_script(text)[p] for p in pos), first, last)
-        allowed = (np.arange(1, len(pos)) >= lo) & (np.arange(1, len(pos)) <= hi)
+        # within the bounds a note on the readings sets (score[k]: k + 1 characters before the cut);
+        # where the 斷句 model breaks nowhere inside them, anywhere inside them
+        lo, hi = seam_bounds(han, first, last)
+        before_cut = np.arange(1, len(pos))
+        allowed = (before_cut >= lo) & (before_cut <= hi)
         if allowed.any():
-            score = np.where(allowed, score, -np.inf) if np.isfinite(score[allowed]).any() else np.where(allowed, before + after, -np.inf)
+            inside = score if np.isfinite(score[allowed]).any() else before + after
+            score = np.where(allowed, inside, -np.inf)
         return pos[int(np.argmax(score)) + 1]
 
     def _clause_ends(self, text: str, pos: Sequence[int], layer: str) -> Optional[np.ndarray]:
