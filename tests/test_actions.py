@@ -653,6 +653,17 @@ def test_thing_as_topic_has_no_agent(extractor):
     check(r.get("釋", 1), actor="釋獲者", object="一算")
 
 
+def test_yi_thing_cong_with_no_one_named_has_no_agent(extractor):
+    # 特牲: the 祝 drinks, and the liver is brought along by someone the text does not name; where
+    # the bearer is written (賓長以肝從, 兄弟長以燔從) he is the one who follows
+    r = xh(extractor, "15", 275)  # 祝左執角，…坐祭酒，啐酒，以肝從。祝左執角，右取肝擩于鹽…
+    check(r.get("從"), actor=None)
+    check(r.get("啐"), actor="祝")
+    check(r.get("執", 1), actor="祝", actor_inferred=False)
+    check(xh(extractor, "15", 248).get("從"), actor="賓長")  # 尸祭酒，啐酒，賓長以肝從。
+    check(xh(extractor, "15", 289).get("從"), actor="兄弟長")  # 兄弟長以燔從。
+
+
 def test_ji_x_at_clause_start_is_the_partner(extractor):
     r = xh(extractor, "15", 151)  # 主人降，及賓盥，出。
     check(r.get("盥"), actor="主人", actor_inferred=True)

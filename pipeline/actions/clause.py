@@ -278,6 +278,12 @@ class _Walk:
                 while self.kinds(j) & {CHAR, NUM} and not self.kinds(j) & {OBJECT} and j < i + 3:
                     j += 1
                 if OBJECT in self.kinds(j):
+                    if not self.verb_seen and self.piece.subject is None and self.tok(j + 1) is not None \
+                            and VERB in self.kinds(j + 1) and self.toks[j + 1].text == self.voc.normalise("從"):
+                        # 以肝從 with no one named: the liver goes along, brought by someone unnamed
+                        # (賓長以肝從 names him); the drinker of the clauses before does not bring it
+                        self.piece.thing_topic = True
+                        self.piece.topic = (self.toks[i + 1].start, self.toks[j].end)
                     i = j + 1
                     continue
             elif WITH in k and ACTOR in self.kinds(i + 1) and not self.verb_seen:
