@@ -223,7 +223,7 @@ class SplitPredictor:
         pos = han_positions(folded)
         if not pos:
             return out
-        votes, where = memory.votes("".join(folded[i] for i in pos)), np.array(pos) + 1
+        votes, where = self._votes(memory, "".join(folded[i] for i in pos)), np.array(pos) + 1
         at, han = np.zeros(len(text) + 1), np.zeros(len(text) + 1)
         at[where], han[where] = votes, 1.0
         csum, count = np.cumsum(at), np.cumsum(han)  # over the characters before each offset
@@ -235,6 +235,10 @@ class SplitPredictor:
                 out[r, J] += lean
                 out[r, Z] -= lean
         return out
+
+    def _votes(self, memory: DocumentMemory, han: str) -> np.ndarray:
+        """``memory.votes(han)``, once per :meth:`predict_labels` call (the cut and the pieces both read them)."""
+        return self._per_call(("votes", id(memory), han), lambda: memory.votes(han))
 
     def _lm_emissions(self, text: str, spans: Sequence[tuple[int, int]]) -> Optional[np.ndarray]:
         """``lm_weight`` × each piece's log-likelihood under each layer's character model
@@ -450,7 +454,7 @@ class SplitPredictor:
             if (lo > 0 or hi < len(pos)) and lo <= hi:
                 bounds = tuple(pos[k] if k < len(pos) else len(text) for k in (lo, hi))
             if not any(ch in _SENTENCE_END for ch in text):
-                spans = _cut_at(spans, self._best_single_cut(text, first, last, memory))
+                spans = _cut_at(spans, self._best_single_cut(text, first, last, memory, (lo, hi)))
             if bounds is not None:  # a bound is a place the seam may fall, unless it leaves a scrap
                 for at in bounds:
                     spans = _cut_unless_scrap(spans, at, pos)
@@ -497,7 +501,8 @@ class SplitPredictor:
             tags = ["SHU" if ok else (b if a == "SHU" else a) for a, b, ok in zip(tags, tagged, agree)]
         return self._tags_to_chars(text, spans, tags)
 
-    def _best_single_cut(self, text: str, first: str, last: str, memory: Optional[DocumentMemory] = None) -> Optional[int]:
+    def _best_single_cut(self, text: str, first: str, last: str, memory: Optional[DocumentMemory] = None,
+                         bounds: Optional[tuple[int, int]] = None) -> Optional[int]:
         """Where the character CRF would put the one seam of a ``first`` → ``last`` run (a raw
         offset of ``text``): the cut that maximises the summed log marginals of ``first`` before it
         and ``last`` after it. In unpunctuated text the seam often falls inside a piece (no 也
@@ -510,7 +515,8 @@ class SplitPredictor:
         better than the layer CRF finds seams (held-out unpunctuated pairs +1.1 to +1.4 points).
 
         With a ``memory``, each character's vote (+1 written elsewhere in the document's 經, −1 in
-        its 注) × ``memory_cut_weight`` is added to its 經 side and taken from its 注 side."""
+        its 注) × ``memory_cut_weight`` is added to its 經 side and taken from its 注 side. ``bounds``
+        (:func:`seam_bounds`, Han characters before the cut) limit where it may fall."""
         feats, pos = self._char_features(text, self.scorer_)
         if len(pos) < 2:
             return None
@@ -520,7 +526,7 @@ class SplitPredictor:
         folded = fold_script(text)
         han = "".join(folded[p] for p in pos)
         if memory and {first, last} == {"JING", "ZHU"}:
-            lean = self.memory_cut_weight * memory.votes(han)
+            lean = self.memory_cut_weight * self._votes(memory, han)
             a, b = (a - lean, b + lean) if last == "JING" else (a + lean, b - lean)
         before = np.cumsum(a)[:-1]  # first k+1 characters in `first`
         after = np.cumsum(b[::-1])[::-1][1:]  # the rest in `last`
@@ -530,7 +536,7 @@ class SplitPredictor:
             score = np.where(breaks, score, -np.inf)
         # within the bounds a note on the readings sets (score[k]: k + 1 characters before the cut);
         # where the 斷句 model breaks nowhere inside them, anywhere inside them
-        lo, hi = seam_bounds(han, first, last)
+        lo, hi = bounds if bounds is not None else (0, len(pos))
         before_cut = np.arange(1, len(pos))
         allowed = (before_cut >= lo) & (before_cut <= hi)
         if allowed.any():
