@@ -21,7 +21,8 @@ import numpy as np
 
 from pipeline.layers.features import fold_script, is_han
 
-#: length of the strings looked up (3 is too common in both layers, 5 too rare to matter)
+#: length of the strings looked up: shorter ones are common to both layers, longer ones rare (dev
+#: chapters' 四庫 runs with 3 / 4 / 5 / 6: 0.927 / 0.935 / 0.922 / 0.914)
 ORDER = 4
 
 
