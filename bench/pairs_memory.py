@@ -39,9 +39,9 @@ class _Without:
 
 
 def grams(text: str, order: int) -> Counter:
-    from pipeline.layers.memory import han_only
+    from pipeline.layers.features import ngram_text
 
-    han = han_only(text)
+    han = ngram_text(text)
     return Counter(han[i : i + order] for i in range(len(han) - order + 1))
 
 
@@ -51,24 +51,21 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "pairs-memory.json")
     args = parser.parse_args()
 
-    from runtogether import cached_model
-    from siku_runs import fold_breaks
+    from siku_runs import fold_models
 
     from pipeline.layers.features import is_han
     from pipeline.layers.memory import ORDER, DocumentMemory
-    from pipeline.layers.training import SHAPED_SETS, _splitter_sets, _streams, chapter_folds, load_units
+    from pipeline.layers.training import SHAPED_SETS, _splitter_sets, _streams
 
-    units = load_units()
-    plan = chapter_folds(sorted({u.chapter for u in units}), 4)
+    plan = []
     edition_of = {"JING+ZHU punctuated (XHTML pairs)": "zhushu-xhtml", "JING+ZHU unpunctuated (SBCK pairs)": "zhengzhu-sbck",
                   "ZHU+JING unpunctuated (SBCK pairs)": "zhengzhu-sbck", "ZHU+JING unpunctuated (XHTML pairs, stripped)": "zhushu-xhtml"}
     totals: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     per_chapter: dict[str, dict[str, dict[str, float]]] = defaultdict(dict)
-    for f, held_out in enumerate(plan, 1):
-        train = [u for u in units if u.chapter not in set(held_out)]
-        model = cached_model(f"f{f}_outer", train, args.cache)
+    for held_out, units, model, breaks in fold_models(args.cache):
+        plan.append(held_out)
         splitter = model.splitter_
-        splitter.break_model_ = fold_breaks(held_out, sorted({u.chapter for u in train}), args.cache)
+        splitter.break_model_ = breaks
         for chapter in held_out:
             chapter_units = [u for u in units if u.chapter == chapter]
             counts = {}

@@ -92,26 +92,33 @@ def fold_breaks(held_out: list[str], train_chapters: list[str], cache: Path):
     return model
 
 
+def fold_models(cache: Path):
+    """For each of the 4 chapter folds of ``yili evaluate layers``: (held-out chapters, every corpus
+    unit, the classifier + splitter and the 斷句 model fitted on the other chapters), cached in ``cache``."""
+    from runtogether import cached_model
+
+    from pipeline.layers.training import chapter_folds, load_units
+
+    units = load_units()
+    for f, held_out in enumerate(chapter_folds(sorted({u.chapter for u in units}), 4), 1):
+        train = [u for u in units if u.chapter not in set(held_out)]
+        yield held_out, units, cached_model(f"f{f}_outer", train, cache), fold_breaks(held_out, sorted({u.chapter for u in train}), cache)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=Path("/tmp/rt_models"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "siku-runs.json")
     args = parser.parse_args()
 
-    from runtogether import cached_model
-
     from pipeline.layers import segment_layers
-    from pipeline.layers.training import chapter_folds, load_units
     from pipeline.records import Segment
 
-    units = load_units()
-    plan = chapter_folds(sorted({u.chapter for u in units}), 4)
+    plan = []
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     per_chapter: dict[str, dict] = {}
-    for f, held_out in enumerate(plan, 1):
-        train = [u for u in units if u.chapter not in set(held_out)]
-        model = cached_model(f"f{f}_outer", train, args.cache)
-        breaks = fold_breaks(held_out, sorted({u.chapter for u in train}), args.cache)
+    for held_out, _units, model, breaks in fold_models(args.cache):
+        plan.append(held_out)
         for chapter in held_out:
             siku = next((CORPUS / "zhushu-siku").glob(f"{chapter}_*.txt"), None)
             sbck = next((CORPUS / "zhengzhu-sbck").glob(f"{chapter}_*.txt"), None)

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.layers.memory import DocumentMemory, han_only
+from pipeline.layers.features import ngram_text
+from pipeline.layers.memory import DocumentMemory
 
 REPO = Path(__file__).resolve().parents[1]
 SIKU = REPO.parent / "shared" / "corpus" / "zhushu-siku"
@@ -19,13 +20,13 @@ def test_votes_follow_where_the_document_writes_each_string():
     memory = DocumentMemory.of([("JING", "主人出，即位于門東，少南。"), ("ZHU", "將入臨之位。"),
                                 ("SHU", "釋曰：云「將入臨之位」者"), ("JING", "門東北面")])
     run = "將入臨之位也主人出即位"
-    votes = memory.votes(han_only(run))  # the splitter reads folded Han characters
+    votes = memory.votes(ngram_text(run))  # the splitter reads folded Han characters
     assert list(votes[:5]) == [-1.0] * 5  # 將入臨之位: only in the 注 (the 疏 that quotes it is not read)
     assert list(votes[-5:]) == [1.0] * 5  # 主人出即位: only in the 經
     assert votes[5] == 0.0  # 也: no string of four around it is written elsewhere
     # a string written in both layers says nothing; a document with nothing decided is no memory
     both = DocumentMemory.of([("JING", "主人出即位"), ("ZHU", "主人出即位")])
-    assert not both.votes(han_only("主人出即位")).any()
+    assert not both.votes(ngram_text("主人出即位")).any()
     assert not DocumentMemory.of([("SHU", "釋曰")])
     assert DocumentMemory.of([]).votes("主人出即位").shape == (5,)
 

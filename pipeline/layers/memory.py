@@ -19,16 +19,11 @@ from typing import Iterable
 
 import numpy as np
 
-from pipeline.layers.features import fold_script, is_han
+from pipeline.layers.features import ngram_text
 
 #: length of the strings looked up: shorter ones are common to both layers, longer ones rare (dev
 #: chapters' 四庫 runs with 3 / 4 / 5 / 6: 0.927 / 0.935 / 0.922 / 0.914)
 ORDER = 4
-
-
-def han_only(text: str) -> str:
-    """The script-folded Han characters of ``text`` (what the splitter reads)."""
-    return "".join(ch for ch in fold_script(text) if is_han(ch))
 
 
 @dataclass
@@ -47,7 +42,7 @@ class DocumentMemory:
             bucket = memory.jing if layer == "JING" else memory.zhu if layer == "ZHU" else None
             if bucket is None:
                 continue
-            han = han_only(text)
+            han = ngram_text(text)  # folded script, Han only: what the splitter reads
             bucket.update(han[i : i + order] for i in range(len(han) - order + 1))
         return memory
 

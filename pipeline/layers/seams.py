@@ -223,17 +223,11 @@ class SplitPredictor:
         pos = han_positions(folded)
         if not pos:
             return out
-        votes, where = self._votes(memory, "".join(folded[i] for i in pos)), np.array(pos) + 1
-        at, han = np.zeros(len(text) + 1), np.zeros(len(text) + 1)
-        at[where], han[where] = votes, 1.0
-        csum, count = np.cumsum(at), np.cumsum(han)  # over the characters before each offset
-        J, Z = self.layers.index("JING"), self.layers.index("ZHU")
-        for r, (a, b) in enumerate(spans):
-            n = count[b] - count[a]
-            if n:
-                lean = self.memory_piece_weight * (csum[b] - csum[a]) / n
-                out[r, J] += lean
-                out[r, Z] -= lean
+        votes = self._votes(memory, "".join(folded[i] for i in pos))
+        sums = _piece_sums(len(text), pos, np.stack([votes, np.ones(len(pos))], axis=1), spans)
+        lean = self.memory_piece_weight * sums[:, 0] / np.maximum(sums[:, 1], 1.0)  # the mean vote
+        out[:, self.layers.index("JING")] += lean
+        out[:, self.layers.index("ZHU")] -= lean
         return out
 
     def _votes(self, memory: DocumentMemory, han: str) -> np.ndarray:
@@ -257,14 +251,10 @@ class SplitPredictor:
             return out
         lp = lm.char_logprobs("".join(folded[i] for i in pos))
         lp -= lp.mean(axis=1, keepdims=True)
-        at = np.zeros((len(text) + 1, lp.shape[1]))
-        at[np.array(pos) + 1] = lp
-        csum = np.cumsum(at, axis=0)
-        cols = [(self.layers.index(l), m) for m, l in enumerate(lm.layers) if l in self.layers]
-        for r, (a, b) in enumerate(spans):
-            piece = csum[b] - csum[a]
-            for j, m in cols:
-                out[r, j] = w * piece[m]
+        sums = _piece_sums(len(text), pos, lp, spans)
+        for m, layer in enumerate(lm.layers):
+            if layer in self.layers:
+                out[:, self.layers.index(layer)] = w * sums[:, m]
         return out
 
     # -- predicting ---------------------------------------------------------------------------
@@ -692,6 +682,15 @@ def _cut_at(spans: list[tuple[int, int]], at: Optional[int]) -> list[tuple[int, 
     for a, b in spans:
         out.extend([(a, at), (at, b)] if a < at < b else [(a, b)])
     return out
+
+
+def _piece_sums(length: int, pos: Sequence[int], values: np.ndarray, spans: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Per span of a text of ``length``, the sum of ``values`` (one row per Han character, at the
+    offsets ``pos``) over the characters inside it."""
+    at = np.zeros((length + 1, values.shape[1]))
+    at[np.array(pos) + 1] = values
+    csum = np.cumsum(at, axis=0)  # over the characters before each offset
+    return np.array([csum[b] - csum[a] for a, b in spans]).reshape(len(spans), values.shape[1])
 
 
 def _cut_unless_scrap(spans: list[tuple[int, int]], at: int, pos: Sequence[int], least: int = 2) -> list[tuple[int, int]]:
