@@ -1242,6 +1242,15 @@ def test_unpunctuated_list_cut_by_the_duanju_is_rejoined(extractor):
     check(r.get("升"), actor="眾賓之長")
 
 
+def test_unpunctuated_list_before_a_verb_that_is_also_a_place(extractor):
+    """04 鄉飲酒禮 (使二人舉觶于賓、介，洗，升實觶…), marks stripped and cut by the 斷句 as
+    舉觶于賓|介洗: 洗 (also the basin, a place) is the act of the two sent, not of the 介."""
+    text = "使二人舉觶于賓介洗升實觶于西階上皆坐奠觶遂拜執觶興"
+    r = run_on(extractor, text, text, clauses=["使二人舉觶于賓", "介洗", "升實觶于西階上", "皆坐奠觶", "遂拜", "執觶興"])
+    assert [(a.actor, a.verb) for a in r.actions[:3]] == [("二人", "洗"), ("二人", "升"), ("二人", "實")]
+    assert {a.actor for a in r.actions} == {"二人"}
+
+
 def test_unpunctuated_unquoted_speech_runs_on_while_someone_speaks(extractor):
     text = "主人對曰某子命某見吾子有辱請吾子之就家也某將走見"  # 03 士相見禮, marks stripped
     r = run_on(extractor, text, text, clauses=["主人對曰", "某子命某見", "吾子有辱", "請吾子之就家也", "某將走見"])

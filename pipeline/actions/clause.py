@@ -354,7 +354,10 @@ class _Walk:
             return False  # 弟子相工: 相 "to lead" the musicians
         if self.toks[j].text in self.voc.verb_titles:
             return False  # 嗣舉奠: the son lifts the cup, not a 舉奠 beside him
-        return not self.kinds(j + 1) & {ZHI, DIR, LOCATION}
+        after = self.kinds(j + 1)
+        if LOCATION in after and VERB in after and not self.kinds(j + 2) & {DIR, ZHI}:
+            return True  # 舉觶于賓介洗 (于賓、介，洗): 洗 washes here, no place of the 介 (介洗南 would be)
+        return not after & {ZHI, DIR, LOCATION}
 
     def _title_is_act(self, i: int) -> bool:
         """Is the verb title at ``i`` (舉奠, 負侯) the act and its thing here, not a participant?
