@@ -1024,6 +1024,18 @@ def test_cut_speech_after_yue_runs_to_the_sentence_end(extractor):
     check(r.get("搢"), actor="司射")
 
 
+def test_cut_group_joined_by_ji_before_jie_is_who_acts(extractor):
+    # 07 p737 (三耦及諸公、卿、大夫、眾射者皆袒): a sentence before names 司射, so two parties are in
+    # view, but the group written with 及 right before 皆 is the one that bares its arm
+    r = run_cut(extractor, "07", 737, "司射反位。三耦及諸公|卿大夫眾射者|皆袒|決|遂|以拾取矢|如初。"
+                                      "矢不挾|兼諸弦|面鏃退|適次皆授有司弓矢|襲|反位。")
+    group = "三耦及諸公卿大夫眾射者"
+    check(r.get("袒"), actor=group)
+    check(r.get("取"), actor=group)
+    check(r.get("襲"), actor=group)
+    # where each of two stood is written, 皆 is both and no one name (05 p525: 賓序西，主人序東，皆釋弓)
+    check(xh(extractor, "05", 525).get("釋"), actor=None)
+
 def test_participants_of_rites_the_corpus_lacks_are_actors(extractor):
     """士昏禮 and 士冠禮 (not in ../shared/corpus): the bride, her parents-in-law and the capped
     son's mother act under their own names, not as the last participant named."""

@@ -62,8 +62,8 @@ Who acts (``actor``, ``actor_inferred``)
   carried actor (擯者延之曰：「升。」升成拜, 王勞之。再拜稽首 → the one bidden or greeted acts). 及X
   opening a clause (主人降，及賓盥) names the partner; the subject carries on. A thing as topic of 從 入 出 設 加 (肝從, 俎入設, 薦俎設于其位)
   has no agent (None), and for 設 / 加 it is the object.
-* 皆 after a written subject keeps that subject as written (眾賓皆入 → 眾賓); 皆 never splits a
-  plural actor. A plural written as X及Y / X、Y / X與Y (with a verb that is not 揖 讓 拜) is one actor.
+* 皆 after a written subject keeps that subject as written (眾賓皆入 → 眾賓; X及Y皆 also where a
+  sentence before named another party); 皆 never splits a plural actor. A plural written as X及Y / X、Y / X與Y (with a verb that is not 揖 讓 拜) is one actor.
 
 Roles
 -----
@@ -603,8 +603,10 @@ class _Run:
         if d.all_marker and self.all_group is not None and self.all_group[0] == (sentence, d.clause):
             return self.all_group[1], self.all_group[2]  # 命負侯，皆執其旌…而俟: the same group, to the clause end
         if pending is not None and pending.written and pending.actor:
-            if d.all_marker and self._two_parties(sentence):
+            joined = not (pending.place or pending.facing) and _is_joined(pending.actor, self.x.normalise)
+            if d.all_marker and not joined and self._two_parties(sentence):
                 # 賓堂西，主人堂東，皆釋弓矢，襲: both, where each stood; what they do next stays theirs
+                # (X及Y named alone before 皆 are who act: 司射反位。三耦及諸公卿大夫眾射者皆袒)
                 self.current, self.pending, self.unnamed = None, None, True
                 return None, True
             if d.all_marker:
@@ -782,7 +784,12 @@ def _answers(action: Action) -> bool:
 
 def _is_group(name: str, normalise: Callable[[str], str]) -> bool:
     n = normalise(name)
-    return n.startswith(("众", "诸", "群", "羣")) or any(c in n for c in "、及与") or n.endswith("耦")
+    return n.startswith(("众", "诸", "群", "羣")) or _is_joined(name, normalise) or n.endswith("耦")
+
+
+def _is_joined(name: str, normalise: Callable[[str], str]) -> bool:
+    """Is ``name`` several participants joined in writing (X、Y, X及Y, X與Y)?"""
+    return any(c in normalise(name) for c in "、及与")
 
 
 def _containing(ranges: list[tuple[int, int]], pos: int) -> int:
