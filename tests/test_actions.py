@@ -1024,6 +1024,17 @@ def test_cut_speech_after_yue_runs_to_the_sentence_end(extractor):
     check(r.get("搢"), actor="司射")
 
 
+def test_cut_after_the_place_a_participant_after_a_facing_opens_an_act(extractor):
+    # a facing is written after its subject: where the 斷句 cut before it instead of after it, the
+    # participant after it is a new subject, not the object of the facing
+    r = run_cut(extractor, "05", 348, "司射先立于所設中之西南|東面三耦皆進|由司射之西|立于其西南|東面|北上而俟。")
+    check(r.get("進"), actor="三耦")
+    check(r.get("立", 1), actor="三耦")
+    check(r.get("俟"), actor="三耦")
+    r = run_cut(extractor, "04", 342, "賓降席|北面|主人降席|阼階上北面介降席|西階上北面|遵者降席|席東南面。")
+    assert [a.actor for a in r.all("降")] == ["賓", "主人", "介", "遵者"]
+
+
 def test_cut_group_joined_by_ji_before_jie_is_who_acts(extractor):
     # 07 p737 (三耦及諸公、卿、大夫、眾射者皆袒): a sentence before names 司射, so two parties are in
     # view, but the group written with 及 right before 皆 is the one that bares its arm
