@@ -1035,6 +1035,18 @@ def test_cut_after_the_place_a_participant_after_a_facing_opens_an_act(extractor
     assert [a.actor for a in r.all("降")] == ["賓", "主人", "介", "遵者"]
 
 
+def test_cut_command_stays_with_what_it_commands(extractor):
+    # 07 p449: the 斷句 cut 命三耦 from what they are bidden to do; the taking of arrows is commanded,
+    # not done, and 皆 after the command is the three pairs'
+    r = run_cut(extractor, "07", 449, "遂命三耦|各與其耦拾取矢|皆袒|決|遂|執弓|右挾之。")
+    assert not r.all("取")
+    check(r.get("命"), target="三耦")
+    check(r.get("袒"), actor="三耦")
+    check(r.get("挾"), actor="三耦")
+    r = run_cut(extractor, "05", 375, "司馬命獲者|執旌以負矦。")  # the flag is held by the one bidden
+    assert [(a.actor, a.verb) for a in r.actions] == [("司馬", "命")]
+
+
 def test_cut_group_joined_by_ji_before_jie_is_who_acts(extractor):
     # 07 p737 (三耦及諸公、卿、大夫、眾射者皆袒): a sentence before names 司射, so two parties are in
     # view, but the group written with 及 right before 皆 is the one that bares its arm

@@ -98,7 +98,7 @@ from typing import Callable, Iterable, Optional
 from pipeline.actions.clause import ClauseAnalyser, Draft, Piece, Span
 from pipeline.actions.normal import default_normalise
 from pipeline.actions.tokens import tokenize
-from pipeline.actions.vocabulary import ACTOR, CLAUSE_MARKS, OTHERV, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, VERB, Vocabulary
+from pipeline.actions.vocabulary import ACTOR, CLAUSE_MARKS, LIKE, OTHERV, SAY, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, VERB, Vocabulary
 from pipeline.nlp.lexicon import Lexicon
 from pipeline.records import Action
 from pipeline.text.view import TextView
@@ -376,7 +376,9 @@ class _Run:
     def _join_listed(self, text: str, clauses: list[Span], sentences: list[Span]) -> list[Span]:
         """Clauses of unpunctuated text rejoined where the 斷句 cut a list of participants whose 、
         is lost (賓|主人與大夫皆未降, 大師及少師|上工皆降): two different names side by side are one
-        group. Not across a sentence end (公曰以我安賓。諸公卿大夫皆對: the one spoken of, then who answers)."""
+        group. Not across a sentence end (公曰以我安賓。諸公卿大夫皆對: the one spoken of, then who answers).
+        Also rejoined: 拜|受 (:meth:`_bow_then_receipt`) and a command cut from what it commands
+        (:meth:`_command_cut`)."""
         starts = {s for s, _ in sentences}
         out: list[tuple[int, int]] = []
         for k, (cs, ce) in enumerate(clauses):
@@ -385,6 +387,9 @@ class _Run:
                 continue
             if out and self._bow_then_receipt(text, out[-1], cs, ce, starts):
                 out[-1] = (out[-1][0], ce)  # 祝拜|受角: one act, 拜受 (the editors write 拜受 4 times in 5)
+                continue
+            if out and cs not in starts and self._command_cut(text, out[-1], cs, ce):
+                out[-1] = (out[-1][0], ce)  # 遂命三耦|各與其耦拾取矢: what is commanded, not done
                 continue
             if out and self._names_meet(text, cs):
                 ps, pe = out[-1]
@@ -416,6 +421,17 @@ class _Run:
         return at not in starts and bow.endswith(n("拜")) and not bow.endswith(n("不拜")) \
             and not bow.endswith(n("答拜")) and receipt[:1] == n("受") \
             and not any(p in receipt for p in (n("于"), n("於")))
+
+    def _command_cut(self, text: str, before: Span, at: int, end: int) -> bool:
+        """Did the 斷句 cut a command (命X) from what it commands? A clause ending in 命 and the one
+        bidden is followed by what they are to do, unless by speech (命樂正，曰), by the bidden
+        named again as they act (乃命執冪者。執冪者升) or by a comparison (命眾耦，如命三耦之辭)."""
+        edge = 2 * self.voc.max_len
+        last = tokenize(text, max(before[0], before[1] - edge), before[1], self.voc)
+        if len(last) < 2 or last[-2].lemma != "命" or ACTOR not in last[-1].kinds:
+            return False
+        nxt = tokenize(text, at, min(end, at + edge), self.voc)
+        return bool(nxt) and not nxt[0].kinds & {SAY, LIKE} and nxt[0].text != last[-1].text
 
     def _names_meet(self, text: str, at: int) -> bool:
         """Could a participant's name end at ``at`` and another begin there (a lexicon name, or a
