@@ -1025,14 +1025,16 @@ def test_cut_speech_after_yue_runs_to_the_sentence_end(extractor):
 
 
 def test_cut_after_the_place_a_participant_after_a_facing_opens_an_act(extractor):
-    # a facing is written after its subject: where the 斷句 cut before it instead of after it, the
-    # participant after it is a new subject, not the object of the facing
+    # a facing or a direction is written after its subject: where the 斷句 cut before it instead of
+    # after it, the participant after it is a new subject, not the object of the facing
     r = run_cut(extractor, "05", 348, "司射先立于所設中之西南|東面三耦皆進|由司射之西|立于其西南|東面|北上而俟。")
     check(r.get("進"), actor="三耦")
     check(r.get("立", 1), actor="三耦")
     check(r.get("俟"), actor="三耦")
     r = run_cut(extractor, "04", 342, "賓降席|北面|主人降席|阼階上北面介降席|西階上北面|遵者降席|席東南面。")
     assert [a.actor for a in r.all("降")] == ["賓", "主人", "介", "遵者"]
+    r = run_cut(extractor, "10", 102, "大史加書于服|上侯氏受。")  # the rest of the place (服上), then who acts
+    check(r.get("受"), actor="侯氏")
 
 
 def test_cut_command_stays_with_what_it_commands(extractor):

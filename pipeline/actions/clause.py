@@ -7,8 +7,8 @@ The analyser walks the tokens left to right, the way the ritual prose is built:
 Serial verbs share what stands before them (主人坐取爵 → 坐, 取 with object 爵; a place or a facing
 before the verbs goes to every verb after it). A participant after a finished verb phrase that is
 itself followed by a predicate opens a new piece with a new written subject: in unpunctuated text
-(賓出迎再拜主人荅再拜) this is what splits the clause, as does one right after a facing (東面三耦皆進:
-a facing follows its subject). Otherwise a participant after a verb is its
+(賓出迎再拜主人荅再拜) this is what splits the clause, as does one right after a facing or a direction
+(東面三耦皆進, 上侯氏受: they follow their subject). Otherwise a participant after a verb is its
 target (獻賓, 拜介), and one after 以/與 is the one the act is done with (主人以賓三揖).
 
 The actor of acts without a written subject is not decided here: the extractor does that with
@@ -390,9 +390,9 @@ class _Walk:
         if ZHI in self.kinds(j) and self.kinds(j + 1) & (_PLACE_RUN | {VERB}):
             return self._possessive(i, j)
         if not self.verb_seen and self.subject is None and i > self.piece_start \
-                and FACING_KIND in self.kinds(i - 1) and self._predicate_follows(j):
-            # 東面三耦皆進 (…之西南，東面。三耦皆進, cut after 西南 by the 斷句): a facing is written after
-            # its subject, so the participant opens a new act; the place and facing stay the last actor's
+                and self.kinds(i - 1) & {FACING_KIND, DIR} and self._predicate_follows(j):
+            # 東面三耦皆進 (…之西南，東面。三耦皆進, cut after 西南 by the 斷句), 上侯氏受 (服上，侯氏受): a
+            # facing or direction is written after its subject, so the participant opens a new act
             self._close()
             self._new_piece(span)
             return j
