@@ -1049,6 +1049,15 @@ def test_cut_command_stays_with_what_it_commands(extractor):
     assert [(a.actor, a.verb) for a in r.actions] == [("司馬", "命")]
 
 
+def test_cut_one_who_receives_is_not_who_poured(extractor):
+    # 07 p212: the 斷句 made one sentence of 若膳觶也…升實散。大夫拜受。賓拜送: the acts before
+    # anyone is named are not the 大夫's, who receives the cup from the unnamed giver
+    r = run_cut(extractor, "07", 212, "若膳觶也|則降更觶洗|升實散|大夫拜受|賓拜送|遂就席。")
+    assert [a.actor for a in r.actions if a.verb in ("降", "洗", "升", "實")] == [None] * 4
+    check(r.get("拜"), actor="大夫")
+    check(r.get("就"), actor="賓")
+
+
 def test_cut_group_joined_by_ji_before_jie_is_who_acts(extractor):
     # 07 p737 (三耦及諸公、卿、大夫、眾射者皆袒): a sentence before names 司射, so two parties are in
     # view, but the group written with 及 right before 皆 is the one that bares its arm

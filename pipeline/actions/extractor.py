@@ -47,7 +47,8 @@ Who acts (``actor``, ``actor_inferred``)
   7. ``None`` when nobody has been named yet; such opening acts take the first written,
      non-responding subject named later in the same sentence (卒洗，主人壹揖 → 主人), or later in
      the passage when their bow was answered by Y or they end before Y疑立: then the next subject
-     other than Y (坐祭…遂拜。賓答拜。主人降洗; 卒洗，揖讓升。賓西階上疑立。主人實觶 → 主人).
+     other than Y (坐祭…遂拜。賓答拜。主人降洗; 卒洗，揖讓升。賓西階上疑立。主人實觶 → 主人); never
+     the one who then receives (升實散，大夫拜受: the giver stays unnamed).
   8. X疑立 (standing waiting) gives the carried acts of the sentence before it to the other party;
      a clause X在/於 place alone (上射在左, 卦者在左) is a formation and does not take over; after
      X賜Y Y acts next; after a request (請 / 告) answered by 許 the asker goes on; a passage opening
@@ -542,6 +543,10 @@ class _Run:
             elif actor is not None and not inferred and d.lemma == "盥" and self.unresolved \
                     and all(e.lemma == "卒" for e in self.unresolved):
                 self.unresolved_not = self.key(actor)  # 卒洗，主人盥: the one who washes his hands next is not the washer
+            elif actor is not None and not inferred and self.unresolved and d.lemma == "拜" and d.purpose \
+                    and view.text[d.purpose[0]:d.purpose[1]] == self.x.normalise("受"):
+                self.unresolved.clear()  # …降更觶，洗，升實散，大夫拜受: who receives did not pour; the giver is unnamed
+                self.unresolved_not = None
             elif (actor is not None and not inferred and not d.response and self.unresolved
                   and (self.unresolved[0].sentence == sentence or (
                       self.unresolved_not is not None and self.key(actor) != self.unresolved_not))):
