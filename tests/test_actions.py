@@ -1058,6 +1058,16 @@ def test_cut_one_who_receives_is_not_who_poured(extractor):
     check(r.get("就"), actor="賓")
 
 
+def test_cut_negation_of_another_word_does_not_reach_the_act(extractor):
+    # 03 p81 (不為容，進退走) and p107 (若不言，立則視足): the 斷句 joined the 不 clause to the act;
+    # the 不 is 為's and 言's. Before an auxiliary or the archer's gear it still reaches the act.
+    check(run_cut(extractor, "03", 81, "庶人見於君|不為容進|退走。").get("進"), actor="庶人", negated=False)
+    check(run_cut(extractor, "03", 107, "若不言立|則視足坐|則視膝。").get("立"), negated=False)
+    text = "不敢辭"
+    check(run_on(extractor, text, text).get("辭"), negated=True)
+    check(xh(extractor, "05", 392).get("袒"), negated=True)  # 司馬適堂西，不決、遂、袒，執弓
+
+
 def test_cut_group_joined_by_ji_before_jie_is_who_acts(extractor):
     # 07 p737 (三耦及諸公、卿、大夫、眾射者皆袒): a sentence before names 司射, so two parties are in
     # view, but the group written with 及 right before 皆 is the one that bares its arm

@@ -28,6 +28,10 @@ from pipeline.actions.vocabulary import (
 
 Span = tuple[int, int]
 
+#: words between 不 and an act that leave the act negated (不敢辭, 不能拜, 不得獻, 不可以…), and
+#: the archer's gear put on (不決、遂、袒: a list of acts under one 不)
+_AUXILIARIES = frozenset("敢能得可肯必复復再又亦相自決决遂拾")
+
 
 @dataclass
 class Draft:
@@ -246,7 +250,12 @@ class _Walk:
                 i = self._object(i)
                 continue
             if NEG in k:
-                self.neg = True
+                nxt = self.tok(i + 1)
+                # 不為容，進 / 若不言，立 (cut by the 斷句 as 不為容進, 若不言立): the 不 is the other
+                # word's; before an auxiliary (不敢辭, 不能拜, 不得獻), the archer's gear (不決、遂、袒:
+                # none of them) or an act it reaches the act
+                self.neg = nxt is None or nxt.text in _AUXILIARIES or not (OTHERV in nxt.kinds or (
+                    CHAR in nxt.kinds and VERB in self.kinds(i + 2)))
             elif COUNT in k and VERB in self.kinds(i + 1) and self.toks[i + 1].text in self.voc.counted_verbs:
                 self.count = self.voc.counts.get(t.text)
                 self.prefix_start = t.start if self.prefix_start is None else self.prefix_start
