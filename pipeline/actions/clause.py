@@ -250,12 +250,7 @@ class _Walk:
                 i = self._object(i)
                 continue
             if NEG in k:
-                nxt = self.tok(i + 1)
-                # 不為容，進 / 若不言，立 (cut by the 斷句 as 不為容進, 若不言立): the 不 is the other
-                # word's; before an auxiliary (不敢辭, 不能拜, 不得獻), the archer's gear (不決、遂、袒:
-                # none of them) or an act it reaches the act
-                self.neg = nxt is None or nxt.text in _AUXILIARIES or not (OTHERV in nxt.kinds or (
-                    CHAR in nxt.kinds and VERB in self.kinds(i + 2)))
+                self.neg = self._negates_the_act(i)
             elif COUNT in k and VERB in self.kinds(i + 1) and self.toks[i + 1].text in self.voc.counted_verbs:
                 self.count = self.voc.counts.get(t.text)
                 self.prefix_start = t.start if self.prefix_start is None else self.prefix_start
@@ -368,6 +363,15 @@ class _Walk:
         if LOCATION in after and VERB in after and not self.kinds(j + 2) & {DIR, ZHI}:
             return True  # 舉觶于賓介洗 (于賓、介，洗): 洗 washes here, no place of the 介 (介洗南 would be)
         return not after & {ZHI, DIR, LOCATION}
+
+    def _negates_the_act(self, i: int) -> bool:
+        """Does the 不 at ``i`` reach the act after it? Not where another word takes it (不為容，進 /
+        若不言，立, joined by the 斷句 as 不為容進, 若不言立); an auxiliary (不敢辭, 不能拜, 不得獻) or the
+        archer's gear (不決、遂、袒: none of them) passes it on."""
+        nxt = self.tok(i + 1)
+        if nxt is None or nxt.text in _AUXILIARIES:
+            return True
+        return not (OTHERV in nxt.kinds or (CHAR in nxt.kinds and VERB in self.kinds(i + 2)))
 
     def _title_is_act(self, i: int) -> bool:
         """Is the verb title at ``i`` (舉奠, 負侯) the act and its thing here, not a participant?
