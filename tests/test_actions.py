@@ -1068,6 +1068,13 @@ def test_cut_negation_of_another_word_does_not_reach_the_act(extractor):
     check(xh(extractor, "05", 392).get("袒"), negated=True)  # 司馬適堂西，不決、遂、袒，執弓
 
 
+def test_cut_yan_stays_with_the_one_led(extractor):
+    # 04 p43 (賓厭介，入門左。介厭眾賓，入): the 斷句 cut 介厭|眾賓入; the 介 bows the guests in and
+    # enters himself, the guests are led, not a new subject of 入
+    r = run_cut(extractor, "04", 43, "賓厭介|入門左|介厭|眾賓入|眾賓皆入門左|北上。")
+    assert [a.actor for a in r.all("入")] == ["賓", "介", "眾賓"]
+
+
 def test_cut_group_joined_by_ji_before_jie_is_who_acts(extractor):
     # 07 p737 (三耦及諸公、卿、大夫、眾射者皆袒): a sentence before names 司射, so two parties are in
     # view, but the group written with 及 right before 皆 is the one that bares its arm

@@ -378,8 +378,8 @@ class _Run:
         """Clauses of unpunctuated text rejoined where the 斷句 cut a list of participants whose 、
         is lost (賓|主人與大夫皆未降, 大師及少師|上工皆降): two different names side by side are one
         group. Not across a sentence end (公曰以我安賓。諸公卿大夫皆對: the one spoken of, then who answers).
-        Also rejoined: 拜|受 (:meth:`_bow_then_receipt`) and a command cut from what it commands
-        (:meth:`_command_cut`)."""
+        Also rejoined: 拜|受 (:meth:`_bow_then_receipt`), a command cut from what it commands
+        (:meth:`_command_cut`) and 厭 cut from the one led (:meth:`_led_cut`)."""
         starts = {s for s, _ in sentences}
         out: list[tuple[int, int]] = []
         for k, (cs, ce) in enumerate(clauses):
@@ -391,6 +391,9 @@ class _Run:
                 continue
             if out and cs not in starts and self._command_cut(text, out[-1], cs, ce):
                 out[-1] = (out[-1][0], ce)  # 遂命三耦|各與其耦拾取矢: what is commanded, not done
+                continue
+            if out and self._led_cut(text, out[-1], cs, ce):
+                out[-1] = (out[-1][0], ce)  # 賓厭|介入門左: 厭 (bowing one in) always takes the one led
                 continue
             if out and self._names_meet(text, cs):
                 ps, pe = out[-1]
@@ -433,6 +436,14 @@ class _Run:
             return False
         nxt = tokenize(text, at, min(end, at + edge), self.voc)
         return bool(nxt) and not nxt[0].kinds & {SAY, LIKE} and nxt[0].text != last[-1].text
+
+    def _led_cut(self, text: str, before: Span, at: int, end: int) -> bool:
+        """Did the 斷句 cut 厭 from the one led in? In the dev 經 厭 is followed by that participant
+        every time (賓厭介，入門左; 介厭眾賓，入)."""
+        if not text[before[0]:before[1]].rstrip().endswith(self.x.normalise("厭")):
+            return False
+        first = tokenize(text, at, min(end, at + 2 * self.voc.max_len), self.voc)
+        return bool(first) and ACTOR in first[0].kinds
 
     def _names_meet(self, text: str, at: int) -> bool:
         """Could a participant's name end at ``at`` and another begin there (a lexicon name, or a
