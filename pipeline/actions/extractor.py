@@ -431,6 +431,8 @@ class _Run:
         bidden is followed by what they are to do, unless by speech (命樂正，曰), by the bidden
         named again as they act (乃命執冪者。執冪者升) or by a comparison (命眾耦，如命三耦之辭)."""
         edge = 2 * self.voc.max_len
+        if self.x.normalise("命") not in text[max(before[0], before[1] - edge):before[1]]:
+            return False  # the usual case, without tokenising: no 命 near the cut
         last = tokenize(text, max(before[0], before[1] - edge), before[1], self.voc)
         if len(last) < 2 or last[-2].lemma != "命" or ACTOR not in last[-1].kinds:
             return False
