@@ -196,6 +196,9 @@ def test_the_archers_tent_and_places_led_by_qi_suoshe_or_reaching(processor):
     assert spans(processor, "負侯皆許諾，以宮趨，直西，及乏南，又諾以商，至乏，聲止。", "LOCATION") == ["乏南", "乏"]
     assert "其位" in spans(processor, "袒，執弓，由其位南進，與司射交于階前，相左，升自西階。", "LOCATION")
     assert spans(processor, "主人大夫之右拜送。", "LOCATION") == ["大夫之右"]
+    # 15 p173: 及 before a counted thing joins it to the things set out (及兩鉶), it reaches no place
+    text = "主婦設兩敦黍稷于俎南，西上，及兩鉶，芼設于豆南，南陳。"
+    assert "兩鉶" in spans(processor, text, "OBJECT") and "兩鉶" not in spans(processor, text, "LOCATION")
 
 
 def test_one_place_or_participant_written_with_zhi(processor):

@@ -14,8 +14,9 @@ words around a term. Each rule here is one construction a reader of the 儀禮 w
   tally holder is the thing set out, taken or put into);
 - things and participants written without their noun: 搢三 (three arrows), 委其餘于 (the rest),
   使人 (the one sent), 負侯 heading a clause (the target holder; 執旌負侯 is the act);
-- a thing after 于 / 諸, or after 及 / 至 "reaching", is the place (加二勺于兩壺, 兼諸弣, 及楅揖); a
-  participant, place or thing followed by a direction is a place (賓南, 阼階下之東南, 大夫之右), unless
+- a thing after 于 / 諸, or after 及 / 至 "reaching" (not a counted one: 及兩鉶), is the place
+  (加二勺于兩壺, 兼諸弣, 及楅揖); a participant, place or thing followed by a direction is a place
+  (賓南, 阼階下之東南, 大夫之右), unless
   the direction goes with a verb (由其位南進), a measure goes with it (堂前三笴), a leading 其 or 所設
   is inside it (由其階, 立于所設中之西南), and a bare direction after 于 / 在 / 自 / 適 is one (上射於右);
 - the hands are places only after 于 (實于左手; 右手取肺 is manner), 序 and 次 alone only after a
@@ -298,8 +299,9 @@ def _places(p: _Passage, spans: list[Span]) -> list[Span]:
     for s, e, label in spans:
         if label == "OBJECT" and p.before(s) in c["place_prep"]:
             label = "LOCATION"  # 加二勺于兩壺, 兼諸弣
-        if label == "OBJECT" and p.before(s) in c["reaching"] and s - 1 not in thing_ends:
-            label = "LOCATION"  # 及楅揖, 至乏: "reaching" (弓矢及楅 joins two things)
+        if label == "OBJECT" and p.before(s) in c["reaching"] and s - 1 not in thing_ends \
+                and t[s] not in c["numerals"]:
+            label = "LOCATION"  # 及楅揖, 至乏: "reaching" (弓矢及楅 joins two things; 及兩鉶 counts them)
         if label in ("ACTOR", "LOCATION", "OBJECT"):
             linked = t[e:e + 1] == c["of"] and not cov[e]
             k = direction_at(e + 1 if linked else e, linked)
