@@ -107,6 +107,13 @@ def han_positions(text: str) -> list[int]:
     return [i for i, ch in enumerate(text) if is_han(ch)]
 
 
+def _folded_han(text: str) -> tuple[str, list[int], str]:
+    """``text`` script-folded, its Han characters' positions, and those characters."""
+    folded = fold_script(text)
+    pos = han_positions(folded)
+    return folded, pos, "".join(folded[i] for i in pos)
+
+
 class SplitPredictor:
     """The run-together splitter's prediction (see the module docstring)."""
 
@@ -136,10 +143,14 @@ class SplitPredictor:
             memo[key] = compute()
         return memo[key]
 
+    def _han(self, text: str) -> tuple[str, list[int], str]:
+        """``text`` script-folded, the positions of its Han characters and those characters: once
+        per :meth:`predict_labels` call (the features, the seam search, the memory and the pieces
+        all read them)."""
+        return self._per_call(("han", text), lambda: _folded_han(text))
+
     def _char_features_of(self, text: str, scorer: WindowScores) -> tuple[list[dict], list[int]]:
-        folded = fold_script(text)
-        pos = han_positions(folded)
-        han = "".join(folded[i] for i in pos)
+        folded, pos, han = self._han(text)
         n = len(han)
         before, after = [""] * n, [""] * n
         for j, p in enumerate(pos):
@@ -184,7 +195,7 @@ class SplitPredictor:
         The category is the repeated length (0–4+) and ``P`` (punctuation follows), ``G`` (a
         gloss word 也/謂/猶/者/之言/曰/言 follows) or ``-``.
         """
-        folded = fold_script(text)
+        folded = self._han(text)[0]
         out = []
         for a, b in spans:
             pos = [i for i in range(a, b) if is_han(folded[i])]
@@ -219,11 +230,10 @@ class SplitPredictor:
         out = np.zeros((len(spans), len(self.layers)))
         if "JING" not in self.layers or "ZHU" not in self.layers:
             return out
-        folded = fold_script(text)
-        pos = han_positions(folded)
+        _folded, pos, han = self._han(text)
         if not pos:
             return out
-        votes = self._votes(memory, "".join(folded[i] for i in pos))
+        votes = self._votes(memory, han)
         sums = _piece_sums(len(text), pos, np.stack([votes, np.ones(len(pos))], axis=1), spans)
         lean = self.memory_piece_weight * sums[:, 0] / np.maximum(sums[:, 1], 1.0)  # the mean vote
         out[:, self.layers.index("JING")] += lean
@@ -244,12 +254,11 @@ class SplitPredictor:
         lm, w = getattr(self, "lm_", None), float(getattr(self, "lm_weight", 0.0) or 0.0)
         if lm is None or not w or not spans or any(ch in _SENTENCE_END for ch in text):
             return None  # punctuated text: the sentences' classifier scores did better alone
-        folded = fold_script(text)
-        pos = han_positions(folded)
+        _folded, pos, han = self._han(text)
         out = np.zeros((len(spans), len(self.layers)))
         if not pos:
             return out
-        lp = lm.char_logprobs("".join(folded[i] for i in pos))
+        lp = lm.char_logprobs(han)
         lp -= lp.mean(axis=1, keepdims=True)
         sums = _piece_sums(len(text), pos, lp, spans)
         for m, layer in enumerate(lm.layers):
@@ -313,9 +322,7 @@ class SplitPredictor:
         from the left side's favour to the right side's (16-character windows); ``W``: also where
         it turns from 注 to 經.
         """
-        folded = fold_script(text)
-        pos = han_positions(folded)
-        han = "".join(folded[i] for i in pos)
+        _folded, pos, han = self._han(text)
         out: set[int] = set()
         if "q" in mode:
             rep = _repeat_lengths(han, self.lookback, cap=4)
@@ -438,9 +445,8 @@ class SplitPredictor:
         bounds = None
         if columns[2]:
             first, last = self.layers[columns[0]], self.layers[columns[1]]
-            folded = fold_script(text)
-            pos = han_positions(folded)
-            lo, hi = seam_bounds("".join(folded[i] for i in pos), first, last)
+            _folded, pos, han = self._han(text)
+            lo, hi = seam_bounds(han, first, last)
             if (lo > 0 or hi < len(pos)) and lo <= hi:
                 bounds = tuple(pos[k] if k < len(pos) else len(text) for k in (lo, hi))
             if not any(ch in _SENTENCE_END for ch in text):
@@ -513,8 +519,7 @@ class SplitPredictor:
         marg = self.crf_.predict_marginals_single(feats)
         a = np.log(np.array([m.get(first, 0.0) for m in marg]) + 1e-6)
         b = np.log(np.array([m.get(last, 0.0) for m in marg]) + 1e-6)
-        folded = fold_script(text)
-        han = "".join(folded[p] for p in pos)
+        han = self._han(text)[2]
         if memory and {first, last} == {"JING", "ZHU"}:
             lean = self.memory_cut_weight * self._votes(memory, han)
             a, b = (a - lean, b + lean) if last == "JING" else (a + lean, b - lean)
