@@ -969,6 +969,17 @@ def test_after_the_lords_assent_the_one_who_asked_goes_on(extractor):
     assert ("司射", "適") in got and ("司射", "命") in got and ("公", "適") not in got
 
 
+def test_a_grant_opening_the_passage_leaves_the_asker_unnamed(extractor):
+    r = xh(extractor, "07", 475)  # 公許。反，搢扑，遂命釋獲者設中，以弓為畢，北面。
+    check(r.get("許"), actor="公", actor_inferred=False)
+    for verb in ("反", "搢", "命"):
+        check(r.get(verb), actor=None)  # the 司射 who asked in p473, not the 公 who granted
+    r = xh(extractor, "05", 506)  # 賓許，降，搢扑，西面立于所設中之東，…
+    check(r.get("降"), actor=None)
+    r = xh(extractor, "15", 21)  # 筮者許諾，還，即席，…: 許諾 assents to a command
+    check(r.get("即"), actor="筮者", actor_inferred=True)
+
+
 def test_a_number_after_a_verb_is_what_is_handled_not_a_count(extractor):
     r = xh(extractor, "07", 356)  # 司射入于次，搢三挾一个，出于次，…
     check(r.get("搢"), actor="司射", object="三", count=None)

@@ -590,6 +590,8 @@ class _Run:
         if subject and principal is not None and self.key(subject) != self.key(principal) \
                 and any(d.lemma == "許" for d in piece.acts) and self.requested_by(principal, len(piece.acts)):
             self.current = principal  # 請射于公。公許。遂適西階上: the one who asked goes on
+        elif subject and principal is None and self._grants(view.text, piece):
+            self.current, self.unnamed = None, True  # 公許。反，搢扑: an asker this passage does not name goes on
         if subject and principal is not None and self.key(subject) != self.key(principal) \
                 and [d.lemma for d in piece.acts] == ["辭"] and piece.acts[0].object is None \
                 and self.bowed_before(principal, 1):
@@ -600,6 +602,14 @@ class _Run:
         at = len(self.emitted) - skip - 1
         return at >= self.history_start and self.emitted[at].lemma == "拜" \
             and self.emitted[at].actor_key == self.key(principal)
+
+    def _grants(self, text: str, piece: Piece) -> bool:
+        """Is ``piece`` a bare grant, X許 (公許。反，搢扑)? A request was granted, so the one who
+        asked acts next, not X. Not 許諾, the assent of one bidden, who then does it (筮者許諾，還)."""
+        if [d.lemma for d in piece.acts] != ["許"]:
+            return False
+        end = piece.acts[0].verb_token[1]
+        return text[end:end + 1] != self.x.normalise("諾")
 
     def requested_by(self, principal: str, skip: int) -> bool:
         """Was the act before the last ``skip`` ones a request (請 / 告) of ``principal``?"""
