@@ -30,7 +30,7 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from pipeline.layers.features import fold_script, is_han
+from pipeline.layers.features import fold_script, ngram_text
 from pipeline.layers.seams import _SENTENCE_END, _fill_forward, han_positions
 
 BOS, EOS = "^", "$"
@@ -155,8 +155,8 @@ class CharLM:
 
 
 def lm_text(text: str) -> str:
-    """What the language models read: folded script, Han characters only."""
-    return "".join(ch for ch in fold_script(text) if is_han(ch))
+    """What the language models read: the string the classifier's n-grams are read from."""
+    return ngram_text(text)
 
 
 class LMSegmenter:

@@ -23,7 +23,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from pipeline.labels import LAYERS
-from pipeline.layers.features import fold_script, is_han
+from pipeline.layers.features import fold_script, is_han, ngram_text
 
 _HEAD_RE = re.compile(r"「[^」]{1,12}」至「[^」]{1,12}」|^[○〇]?注「")
 _GLOSS = ("也", "谓", "犹", "者", "曰", "言")
@@ -32,10 +32,6 @@ LOOKBACK = 120
 LOOKAHEAD = 6
 #: how many pieces on each side the bigram overlap looks at
 COVER = 3
-
-
-def _han(text: str) -> str:
-    return "".join(ch for ch in fold_script(text) if is_han(ch))
 
 
 def _opening_repeat(piece: str, window: str, cap: int = 6) -> int:
@@ -71,7 +67,7 @@ def piece_features(texts: Sequence[str], scores: np.ndarray, punctuated: Optiona
     the margins of the SVM keep their scale.
     """
     n = len(texts)
-    han = [_han(t) for t in texts]
+    han = [ngram_text(t) for t in texts]
     logp = np.clip(np.asarray(scores, dtype=float), -4.0, 4.0)
     J, Z, S = LAYERS.index("JING"), LAYERS.index("ZHU"), LAYERS.index("SHU")
     d = logp[:, J] - logp[:, Z]
