@@ -47,6 +47,7 @@ MODES: dict[str, tuple[str, Optional[tuple[str, ...]]]] = {
     "override": ("override", None),
     "model": ("model", None),
     "override LOCATION": ("override", ("LOCATION",)),
+    "override LOCATION+ACTOR": ("override", ("LOCATION", "ACTOR")),
     "override LOCATION+OBJECT": ("override", ("LOCATION", "OBJECT")),
     "fill LOCATION+OBJECT": ("fill", ("LOCATION", "OBJECT")),
 }
@@ -110,7 +111,7 @@ def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mod
         removed = [w for w in (lex_dir / "REMOVED").read_text(encoding="utf-8").split("\n") if w]
         config = {**config, "paths": {**(config.get("paths") or {}), "lexicon": str(lex_dir)}}
     lexicon_nlp = build_nlp(lexicon_only(config))
-    cfg = {**sm.DEFAULTS, **settings}
+    cfg = {**sm.defaults_for(settings), **settings}
     train = sm.passages(sm.load_gold([c for c in CHAPTERS if c != held_out]), lexicon_nlp, unpunctuated=bool(cfg["unpunctuated"]))
     model = sm.fit(train, cfg)
     model_dir = model.save(work / "model")
@@ -245,12 +246,15 @@ def main(argv: Optional[list[str]] = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "spans.json")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--settings", default="{}", help="JSON overrides of span_model.DEFAULTS")
+    ap.add_argument("--settings", default="{}", help="JSON overrides of span_model.DEFAULTS (or span_crf.DEFAULTS with --kind crf)")
+    ap.add_argument("--kind", default="ner", choices=("ner", "crf"), help="the span model trained per fold: spaCy ner or the CRF")
     ap.add_argument("--mode", default="override", choices=list(MODES), help="how model spans join the lexicon's in the pipeline runs")
     ap.add_argument("--setting", action="append", choices=("loco", "unseen"), help="default: both")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     settings = json.loads(args.settings)
+    if args.kind == "crf":
+        settings = {**settings, "kind": "crf"}
     started = time.perf_counter()
     jobs = [(ch, st) for st in (args.setting or ["loco", "unseen"]) for ch in CHAPTERS]
     work = tempfile.mkdtemp(prefix="yili-spans-")
@@ -262,12 +266,12 @@ def main(argv: Optional[list[str]] = None) -> dict[str, Any]:
             folds = [run_fold(ch, st, settings, args.mode, work) for ch, st in jobs]
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    from pipeline.nlp.span_model import DEFAULTS
+    from pipeline.nlp.span_model import defaults_for
 
     result = {
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "command": "python bench/spans.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "settings": {**DEFAULTS, **settings},
+        "settings": {**defaults_for(settings), **settings},
         "pipeline_mode": args.mode,
         "chapters": list(CHAPTERS),
         "cv": aggregate(folds),

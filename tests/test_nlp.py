@@ -24,6 +24,15 @@ def nlp():
 
 
 @pytest.fixture(scope="module")
+def lexicon_nlp():
+    """The default pipeline without its span CRF: the lexicon ruler alone."""
+    from pipeline.config import load_config
+    from pipeline.nlp.build import lexicon_only
+
+    return build_nlp(lexicon_only(load_config()))
+
+
+@pytest.fixture(scope="module")
 def char_nlp():
     return build_nlp({"nlp": {"tokenizer": "char"}})
 
@@ -65,7 +74,7 @@ CASES = [
     ("004", "侯氏降自西阶,东面授宰币,西阶前再拜稽首,以马出,授人,九马随之。",
      [("侯氏", "ACTOR"), ("降", "VERB"), ("西阶", "LOCATION"), ("东面", "FACING"), ("授", "VERB"), ("宰", "ACTOR"),
       ("币", "OBJECT"), ("西阶前", "LOCATION"), ("拜", "VERB"), ("稽首", "VERB"), ("马", "OBJECT"), ("出", "VERB"),
-      ("授", "VERB"), ("马", "OBJECT")]),
+      ("授", "VERB"), ("人", "ACTOR"), ("马", "OBJECT")]),  # 授人: the one handed to (the span CRF; the dev gold has it)
     ("000", "释获者坐取中之八筭,改实八筭,",  # 释获者 (and 获, 释) inside a name; 中 is the tally holder
      [("释获者", "ACTOR"), ("坐", "VERB"), ("取", "VERB"), ("中", "OBJECT"), ("筭", "OBJECT"), ("实", "VERB"),
       ("筭", "OBJECT")]),
@@ -109,15 +118,17 @@ def test_jieba_never_splits_a_lexicon_term(nlp):
             assert [t.text for t in nlp.tokenizer(term)] == [term], (label, term)
 
 
-def test_jieba_tokens_line_up_with_spans_and_function_words_are_single(nlp):
+def test_jieba_tokens_line_up_with_spans_and_function_words_are_single(nlp, lexicon_nlp):
     raw = seed("003")
     start = raw.index("主人坐取爵于篚,降洗。")
     view = segment_view(raw, start, start + 1500)
+    lexicon_doc = lexicon_nlp(view.text)
+    for span in lexicon_doc.spans["sc"]:
+        assert len(span) == 1, span.text  # one token per lexicon term
     doc = nlp(view.text)
     starts = {t.idx for t in doc}
     ends = {t.idx + len(t) for t in doc}
-    for span in doc.spans["sc"]:
-        assert len(span) == 1, span.text  # one token per lexicon term
+    # the span CRF's spans too sit on token boundaries (an unlisted name, 重者, may be two tokens)
     assert all(s in starts and e in ends for s, e, _ in tag_spans(nlp, view.text))
     for token in doc:
         if any(ch in token.text for ch in "于以之而其者"):
@@ -153,7 +164,7 @@ def test_char_backend_is_one_token_per_char(char_nlp):
 def test_pipeline_is_assembled_from_the_config(nlp, tmp_path):
     import spacy
 
-    assert nlp.pipe_names == ["lexicon_ruler"]
+    assert nlp.pipe_names == ["lexicon_ruler", "span_model"]
     assert nlp.config["nlp"]["tokenizer"]["@tokenizers"] == "yili.jieba_tokenizer.v1"
     assert nlp.config["nlp"]["tokenizer"]["hmm"] is False
     nlp.to_disk(tmp_path / "model")

@@ -45,6 +45,7 @@ from pipeline.labels import SPAN_LABELS
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_MODEL_DIR = REPO / "models" / "spans"
+CRF_MODEL_DIR = REPO / "models" / "spans-crf"
 GOLD_DIR = REPO / "annotations" / "actions"
 REBUILD = "yili train spans"
 MODES = ("fill", "override", "model")
@@ -151,6 +152,28 @@ def blank_model(settings: dict[str, Any]) -> Language:
     return nlp
 
 
+def write_model_folder(folder: str | Path, info: dict[str, Any], write: Callable[[Path], None]) -> Path:
+    """Save a span model: ``write`` fills a sibling temporary folder, the info file is added, and
+    then each of its items replaces its namesake in ``folder`` (other files there, a model card, stay)."""
+    folder = Path(folder)
+    tmp = folder.with_name(folder.name + ".tmp")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    write(tmp)
+    (tmp / INFO_FILE).write_text(json.dumps(info, ensure_ascii=False, indent=1), encoding="utf-8")
+    folder.mkdir(parents=True, exist_ok=True)
+    for item in tmp.iterdir():
+        target = folder / item.name
+        if target.is_dir():
+            shutil.rmtree(target)
+        elif target.exists():
+            target.unlink()
+        item.rename(target)
+    tmp.rmdir()
+    return folder
+
+
 @dataclass
 class SpanModel:
     """The learned tagger: a private spaCy pipeline (one ``ner``) over character docs."""
@@ -178,25 +201,7 @@ class SpanModel:
         return [[(e.start_char, e.end_char, e.label_) for e in d.ents] for d in docs]
 
     def save(self, folder: str | Path) -> Path:
-        folder = Path(folder)
-        tmp = folder.with_name(folder.name + ".tmp")
-        if tmp.exists():
-            shutil.rmtree(tmp)
-        tmp.mkdir(parents=True)
-        self.nlp.to_disk(tmp / "ner")
-        (tmp / INFO_FILE).write_text(json.dumps(self.info, ensure_ascii=False, indent=1), encoding="utf-8")
-        if folder.exists():
-            for name in ("ner", INFO_FILE):
-                target = folder / name
-                if target.is_dir():
-                    shutil.rmtree(target)
-                elif target.exists():
-                    target.unlink()
-        folder.mkdir(parents=True, exist_ok=True)
-        for item in tmp.iterdir():
-            item.rename(folder / item.name)
-        tmp.rmdir()
-        return folder
+        return write_model_folder(folder, self.info, lambda tmp: self.nlp.to_disk(tmp / "ner"))
 
     @classmethod
     def load(cls, folder: str | Path) -> "SpanModel":
@@ -218,6 +223,29 @@ class SpanModel:
         except Exception as exc:  # corrupt weights, bad JSON, wrong spaCy version …
             raise SpanModelError(f"span model at {folder} cannot be loaded ({type(exc).__name__}: {exc}): {how}") from exc
         return cls(nlp, info)
+
+
+def load_span_model(folder: str | Path) -> "SpanModel | Any":
+    """The model in ``folder``, of either kind its info file names: the spaCy ``ner``
+    (:class:`SpanModel`) or the CRF (:class:`pipeline.nlp.span_crf.CRFSpanModel`)."""
+    from pipeline.nlp import span_crf
+
+    folder = Path(folder)
+    how = f"rebuild it with `{REBUILD}` (or set [nlp] span_model = null)"
+    try:
+        info = json.loads((folder / INFO_FILE).read_text(encoding="utf-8")) if (folder / INFO_FILE).is_file() else {}
+    except ValueError as exc:
+        raise SpanModelError(f"span model at {folder} cannot be loaded (bad {INFO_FILE}: {exc}): {how}") from exc
+    if info.get("kind") != span_crf.KIND:
+        return SpanModel.load(folder)
+    if not (folder / span_crf.WEIGHTS_FILE).is_file():
+        raise SpanModelError(f"span model not found at {folder} (no {span_crf.WEIGHTS_FILE}): {how} --kind crf")
+    try:
+        if info.get("format") != FORMAT:
+            raise ValueError(f"format {info.get('format')!r}, expected {FORMAT}")
+        return span_crf.CRFSpanModel.load(folder, info)
+    except Exception as exc:  # truncated or foreign weights file
+        raise SpanModelError(f"span model at {folder} cannot be loaded ({type(exc).__name__}: {exc}): {how} --kind crf") from exc
 
 
 # -- training data ----------------------------------------------------------------------------------
@@ -310,8 +338,14 @@ def _examples(nlp: Language, data: Sequence[Passage], rng: random.Random, lexico
 
 def fit(data: Sequence[Passage], settings: Optional[dict[str, Any]] = None,
         log: Optional[Callable[[str], None]] = None) -> SpanModel:
-    """A :class:`SpanModel` trained on ``data`` (CPU, spaCy's Python API)."""
+    """A :class:`SpanModel` trained on ``data`` (CPU, spaCy's Python API); with ``settings``
+    ``kind = "crf"`` a :class:`pipeline.nlp.span_crf.CRFSpanModel` instead."""
     from spacy.util import fix_random_seed, minibatch
+
+    if (settings or {}).get("kind") == "crf":
+        from pipeline.nlp import span_crf
+
+        return span_crf.fit(data, settings, log=log)
 
     cfg = {**DEFAULTS, **(settings or {})}
     fix_random_seed(int(cfg["seed"]))
@@ -345,6 +379,13 @@ def fit(data: Sequence[Passage], settings: Optional[dict[str, Any]] = None,
     return SpanModel(nlp, info)
 
 
+def defaults_for(settings: Optional[dict[str, Any]]) -> dict[str, Any]:
+    """The default settings of the kind of model ``settings`` asks for (ner unless kind = "crf")."""
+    from pipeline.nlp import span_crf
+
+    return span_crf.DEFAULTS if (settings or {}).get("kind") == span_crf.KIND else DEFAULTS
+
+
 def train_spans(out: Optional[str | Path] = None, chapters: Optional[Sequence[str]] = None,
                 settings: Optional[dict[str, Any]] = None, config: Optional[dict[str, Any]] = None,
                 log: Optional[Callable[[str], None]] = None) -> dict[str, Any]:
@@ -353,7 +394,7 @@ def train_spans(out: Optional[str | Path] = None, chapters: Optional[Sequence[st
     from pipeline.nlp.build import build_nlp, lexicon_only
 
     out_dir = Path(out) if out is not None else DEFAULT_MODEL_DIR
-    cfg = {**DEFAULTS, **(settings or {})}
+    cfg = {**defaults_for(settings), **(settings or {})}
     records = load_gold(chapters)
     if not records:
         raise FileNotFoundError(f"no gold passages under {GOLD_DIR / 'dev'}" + (f" for chapters {list(chapters)}" if chapters else ""))
@@ -370,6 +411,22 @@ def train_spans(out: Optional[str | Path] = None, chapters: Optional[Sequence[st
 
 
 # -- combining with the lexicon ---------------------------------------------------------------------
+
+
+def within_text(text: str, spans: Sequence[Triple]) -> list[Triple]:
+    """Model spans without the marks at their edges (西阶, → 西阶: a mark the model never saw in
+    training, an ASCII comma, can be read into a span); a span with a mark inside is dropped."""
+    from pipeline.text.punctuate import is_text_char
+
+    out = []
+    for s, e, label in spans:
+        while s < e and not is_text_char(text[s]):
+            s += 1
+        while e > s and not is_text_char(text[e - 1]):
+            e -= 1
+        if s < e and all(is_text_char(ch) for ch in text[s:e]):
+            out.append((s, e, label))
+    return out
 
 
 def _overlaps(a: Triple, b: Triple) -> bool:
@@ -416,7 +473,7 @@ class SpanModelComponent:
         self.mode = mode
         self.labels = list(labels) if labels else None
         self.model_dir = str(model_dir)
-        self.model = SpanModel.load(resolve_model_dir(model_dir) or DEFAULT_MODEL_DIR)
+        self.model = load_span_model(resolve_model_dir(model_dir) or DEFAULT_MODEL_DIR)
 
     def __call__(self, doc: Doc) -> Doc:
         return next(self.pipe([doc]))
@@ -436,7 +493,7 @@ class SpanModelComponent:
             found = self.model.predict_many(
                 [(items[i][0], [(s.start_char, s.end_char, s.label_) for s in items[i][1]]) for i in todo]
             )
-            results = dict(zip(todo, found))
+            results = {i: within_text(items[i][0], spans) for i, spans in zip(todo, found)}
             for i, doc in enumerate(batch):
                 if i in results:
                     self._apply(doc, items[i][1], results[i])
