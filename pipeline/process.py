@@ -113,6 +113,26 @@ class _GivenBreaks:
         return self.found
 
 
+class _Without:
+    """``nlp`` with one component switched off in :meth:`pipe` (the lexicon spans of a pipeline
+    whose span model tags the 經 only)."""
+
+    def __init__(self, nlp: Any, component: str):
+        self.nlp = nlp
+        self.component = component
+        self.tokenizer = nlp.tokenizer
+
+    @property
+    def pipeline(self) -> list:
+        return [(name, proc) for name, proc in self.nlp.pipeline if name != self.component]
+
+    def pipe(self, texts: Any, batch_size: int = 64) -> Any:
+        return self.nlp.pipe(texts, batch_size=batch_size, disable=[self.component])
+
+    def __call__(self, text: str) -> Any:
+        return next(iter(self.pipe([text])))
+
+
 class DocumentProcessor:
     def __init__(self, config: Optional[dict[str, Any]] = None, splitter: Any = None):
         """``splitter``: a 斷句 model (a :class:`~pipeline.text.punctuate.Punctuator`) to use instead of
@@ -140,13 +160,12 @@ class DocumentProcessor:
     @property
     def nlp_lexicon(self):
         """The tagger for layers outside ``[nlp] span_model_layers``: the learned span model was
-        trained on 經 only, so the other layers get the lexicon's spans (and keep its speed)."""
+        trained on 經 only, so the other layers get the lexicon's spans (and keep its speed). The
+        same pipeline with the model's component switched off: one tokenizer and one jieba
+        dictionary in memory, not two."""
         if self._nlp_lexicon is None:
-            from pipeline.nlp import build_nlp
-            from pipeline.nlp.build import lexicon_only
-
-            section = self.config.get("nlp", {})
-            self._nlp_lexicon = self.nlp if not section.get("span_model") else build_nlp(lexicon_only(self.config))
+            nlp = self.nlp
+            self._nlp_lexicon = _Without(nlp, "span_model") if "span_model" in nlp.pipe_names else nlp
         return self._nlp_lexicon
 
     @property
