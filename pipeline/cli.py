@@ -248,7 +248,7 @@ def train_spans_command(
     out: Optional[Path] = typer.Option(None, "--out", help="Model folder (default: models/spans-crf with --kind crf, else models/spans)."),
     chapter: List[str] = typer.Option([], "--chapter", help="Train on these dev chapters only (repeatable; default: all six)."),
     epochs: Optional[int] = typer.Option(None, "--epochs", help="Training epochs of the ner (default: the span model's)."),
-    kind: str = typer.Option("ner", "--kind", help="ner (spaCy, ~7 min) or crf (crfsuite, ~20 s; the one the default config uses)."),
+    kind: str = typer.Option("ner", "--kind", help="ner (spaCy, ~7 min) or crf (crfsuite, ~10 s; the one the default config uses; --epochs does not apply)."),
 ) -> None:
     """Retrain a span model beside the lexicon on the dev action gold of annotations/actions."""
     from pipeline.nlp.span_model import CRF_MODEL_DIR, train_spans

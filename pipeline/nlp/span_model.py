@@ -231,21 +231,22 @@ def load_span_model(folder: str | Path) -> "SpanModel | Any":
     from pipeline.nlp import span_crf
 
     folder = Path(folder)
-    how = f"rebuild it with `{REBUILD}` (or set [nlp] span_model = null)"
+    how = f"rebuild it with `{REBUILD} --kind crf` (or set [nlp] span_model = null)"
     try:
         info = json.loads((folder / INFO_FILE).read_text(encoding="utf-8")) if (folder / INFO_FILE).is_file() else {}
     except ValueError as exc:
-        raise SpanModelError(f"span model at {folder} cannot be loaded (bad {INFO_FILE}: {exc}): {how}") from exc
+        raise SpanModelError(f"span model at {folder} cannot be loaded (bad {INFO_FILE}: {exc}): rebuild it with "
+                             f"`{REBUILD}` or `{REBUILD} --kind crf` (or set [nlp] span_model = null)") from exc
     if info.get("kind") != span_crf.KIND:
         return SpanModel.load(folder)
     if not (folder / span_crf.WEIGHTS_FILE).is_file():
-        raise SpanModelError(f"span model not found at {folder} (no {span_crf.WEIGHTS_FILE}): {how} --kind crf")
+        raise SpanModelError(f"span model not found at {folder} (no {span_crf.WEIGHTS_FILE}): {how}")
     try:
         if info.get("format") != FORMAT:
             raise ValueError(f"format {info.get('format')!r}, expected {FORMAT}")
         return span_crf.CRFSpanModel.load(folder, info)
     except Exception as exc:  # truncated or foreign weights file
-        raise SpanModelError(f"span model at {folder} cannot be loaded ({type(exc).__name__}: {exc}): {how} --kind crf") from exc
+        raise SpanModelError(f"span model at {folder} cannot be loaded ({type(exc).__name__}: {exc}): {how}") from exc
 
 
 # -- training data ----------------------------------------------------------------------------------
@@ -337,7 +338,7 @@ def _examples(nlp: Language, data: Sequence[Passage], rng: random.Random, lexico
 
 
 def fit(data: Sequence[Passage], settings: Optional[dict[str, Any]] = None,
-        log: Optional[Callable[[str], None]] = None) -> SpanModel:
+        log: Optional[Callable[[str], None]] = None) -> Any:
     """A :class:`SpanModel` trained on ``data`` (CPU, spaCy's Python API); with ``settings``
     ``kind = "crf"`` a :class:`pipeline.nlp.span_crf.CRFSpanModel` instead."""
     from spacy.util import fix_random_seed, minibatch
