@@ -969,6 +969,15 @@ def test_after_the_lords_assent_the_one_who_asked_goes_on(extractor):
     assert ("司射", "適") in got and ("司射", "命") in got and ("公", "適") not in got
 
 
+def test_a_second_order_in_parallel_is_the_same_command(extractor):
+    r = xh(extractor, "05", 714)  # …遂命勝者執張弓，不勝者執弛弓，升飲如初。
+    check(r.get("命", 1), actor="司射", target="勝者")
+    assert not r.all("執")  # both holdings are ordered, neither is done here (as the gold)
+    check(r.get("升"), actor="不勝者")  # the losers, named in the second order, drink
+    r = xh(extractor, "07", 733)  # 大射: the same orders, then 升、飲，如初，卒、退豐與觶
+    assert not r.all("執") and r.get("飲").actor == "不勝者"
+
+
 def test_a_grant_opening_the_passage_leaves_the_asker_unnamed(extractor):
     r = xh(extractor, "07", 475)  # 公許。反，搢扑，遂命釋獲者設中，以弓為畢，北面。
     check(r.get("許"), actor="公", actor_inferred=False)

@@ -332,6 +332,8 @@ class _Run:
                 tokens = tokenize(text, ps, pe, self.voc)
                 pieces = self.x.analyser.analyse(tokens, trimmed)
                 for piece in pieces:
+                    if self._commanded_alongside(view.text, piece, sentence):
+                        piece.acts = []  # 命勝者執張弓，不勝者執弛弓: the second order is the same 命's; the 不勝者 is named
                     self.resolve(view, piece, sentence)
                 say = _say_position(tokens, self.voc)
                 if say is not None and not _quote_follows(text, say + 1):
@@ -602,6 +604,20 @@ class _Run:
         at = len(self.emitted) - skip - 1
         return at >= self.history_start and self.emitted[at].lemma == "拜" \
             and self.emitted[at].actor_key == self.key(principal)
+
+    def _commanded_alongside(self, text: str, piece: Piece, sentence: tuple[int, int]) -> bool:
+        """Is ``piece`` a second order of the command just given, in parallel with the first
+        (遂命勝者執張弓，不勝者執弛弓: X V…，Y V… with the same verb V)? Then it is what the 命
+        orders, not an act of Y: no tuple of its own."""
+        if not piece.subject or not piece.acts or not self.emitted:
+            return False
+        last = self.emitted[-1]
+        order = last.action.object
+        if last.lemma != "命" or last.sentence != sentence or last.action.target is None or not order:
+            return False
+        first = piece.acts[0]
+        at = first.verb_token[0]
+        return at == piece.subject[1] and text[at:first.verb_token[1]] == self.x.normalise(order[:first.verb_token[1] - at])
 
     def _grants(self, text: str, piece: Piece) -> bool:
         """Is ``piece`` a bare grant, X許 (公許。反，搢扑)? A request was granted, so the one who
