@@ -78,6 +78,23 @@ def test_viterbi_many_keeps_crfsuite_ties():
     assert span_crf.viterbi_many(scores, trans) == [[0, 0, 0, 0], [1, 0]] * 3
 
 
+def test_viterbi_many_groups_texts_of_like_length(monkeypatch):
+    """A long text among short ones is decoded apart (no batch padded to its length), and every
+    path is the plain Viterbi's, in the order given."""
+    from pipeline.text.punctuate import _viterbi
+
+    rng = np.random.default_rng(0)
+    trans = rng.normal(size=(5, 5))
+    scores = [rng.normal(size=(n, 5)) for n in [3, 40, 7, 5000, 12, 1, 9, 8, 30, 6]]
+    padded = []
+    real = span_crf._viterbi_padded
+    monkeypatch.setattr(span_crf, "BATCH_CELLS", 200)
+    monkeypatch.setattr(span_crf, "_viterbi_padded", lambda s, t: padded.append([len(x) for x in s]) or real(s, t))
+    got = span_crf.viterbi_many(scores, trans)
+    assert got == [_viterbi(s.tolist(), trans.tolist()) for s in scores]
+    assert padded and all(len(g) * max(g) <= 200 for g in padded)
+
+
 def test_model_spans_keep_off_the_marks():
     """A mark the model never saw (the ASCII comma of seed 004) is not read into a span."""
     text = "侯氏降自西阶,东面"

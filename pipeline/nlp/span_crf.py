@@ -186,17 +186,45 @@ class CRFSpanModel:
         return cls(crf, info)
 
 
+#: positions × texts a padded batch may hold (a long text among short ones would pad them all)
+BATCH_CELLS = 65536
+
+
 def viterbi_many(scores: Sequence[Any], transitions: Any) -> list[list[int]]:
-    """Best label paths of several (n, L) state-score arrays at once: one numpy step per position
-    over all of them (the per-label loops of a plain-Python Viterbi cost more than the scoring).
-    Ties go to the earlier label, as in crfsuite and :meth:`CompiledCRF.decode`."""
+    """Best label paths of several (n, L) state-score arrays: texts of like length are decoded
+    together, one numpy step per position over all of them (the per-label loops of a plain-Python
+    Viterbi cost more than the scoring); a text alone, or too long to pad others to, by the plain
+    Viterbi. Ties go to the earlier label, as in crfsuite and :meth:`CompiledCRF.decode`."""
     import numpy as np
 
-    if len(scores) < 4:  # numpy's per-step cost outweighs the loops for a text or two
-        from pipeline.text.punctuate import _viterbi
+    from pipeline.text.punctuate import _viterbi
 
-        rows = np.asarray(transitions, dtype=np.float64).tolist()
-        return [_viterbi(np.asarray(s).tolist(), rows) for s in scores]
+    rows = np.asarray(transitions, dtype=np.float64).tolist()
+    order = sorted(range(len(scores)), key=lambda i: len(scores[i]))
+    paths: list[list[int]] = [[] for _ in scores]
+    group: list[int] = []
+
+    def flush() -> None:
+        if len(group) < 4:  # numpy's per-step cost outweighs the loops for a text or two
+            for i in group:
+                paths[i] = _viterbi(np.asarray(scores[i]).tolist(), rows)
+        else:
+            for i, path in zip(group, _viterbi_padded([scores[i] for i in group], transitions)):
+                paths[i] = path
+        group.clear()
+
+    for i in order:
+        if group and (len(group) + 1) * len(scores[i]) > BATCH_CELLS:
+            flush()
+        group.append(i)
+    flush()
+    return paths
+
+
+def _viterbi_padded(scores: Sequence[Any], transitions: Any) -> list[list[int]]:
+    """:func:`viterbi_many` of texts padded to the longest, all at once."""
+    import numpy as np
+
     trans = np.asarray(transitions, dtype=np.float64)
     size = trans.shape[0]
     lengths = np.array([len(s) for s in scores])
