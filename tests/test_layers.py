@@ -292,3 +292,27 @@ def test_seed_004_undecided_run_on_line_opens_with_its_jing():
     text, result, _segs = layered("004")
     line = next(s for s in result.segments if view(text, result, s) == "事毕。三享讫。")
     assert line.evidence == "default" and line.shape == RunShape(first="JING")
+
+
+def test_drop_index_hands_letters_every_drop_that_touches_the_ranges():
+    """``DropIndex.near`` (xhtml groups get only the drops near them): the same letters as with all
+    the document's drops, overlapping and nested drops included."""
+    import random
+
+    from pipeline.layers.anchors import DropIndex, Letters
+
+    rng = random.Random(7)
+    raw = "".join(rng.choice("主人賓拜洗。，升降") for _ in range(400))
+    for _ in range(300):
+        drops = []
+        for _ in range(rng.randint(0, 30)):
+            s = rng.randint(0, 399)
+            drops.append((s, min(400, s + rng.randint(1, rng.choice([3, 40, 200])))))
+        index = DropIndex(drops)
+        lo = rng.randint(0, 399)
+        hi = rng.randint(lo + 1, 400)
+        ranges = [(lo, (lo + hi) // 2), ((lo + hi) // 2, hi)]
+        full, near = Letters(raw, ranges, drops), Letters(raw, ranges, index.near(lo, hi))
+        assert (near.text, near.pos, near.sentence_start) == (full.text, full.pos, full.sentence_start)
+        assert [d for d in index.drops if d[1] > lo and d[0] < hi] == [
+            d for d in index.near(lo, hi) if d[1] > lo and d[0] < hi]

@@ -10,7 +10,7 @@ letters only (punctuation, spaces and removed ranges left out), so 「賓拜」 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Iterable, Optional, Sequence
@@ -69,6 +69,21 @@ def parse_head(text: str) -> Optional[Head]:
     if jing is None and zhu is None and "釋曰" not in m.group() and "释曰" not in m.group():
         return None
     return Head(jing, zhu, m.end())
+
+
+class DropIndex:
+    """A document's removed ranges, sorted, to hand each group of paragraphs only the ones that can
+    touch it: :class:`Letters` walks every drop it is given, and a document has thousands."""
+
+    def __init__(self, drops: Iterable[tuple[int, int]]):
+        self.drops = sorted(drops)
+        self._starts = [s for s, _e in self.drops]
+        self._reach = list(accumulate((e for _s, e in self.drops), max))  # running maximum of the ends
+
+    def near(self, lo: int, hi: int) -> list[tuple[int, int]]:
+        """The drops that may hold a position in ``lo``…``hi`` (those before all end by ``lo``,
+        those after start at ``hi`` or later)."""
+        return self.drops[bisect_right(self._reach, lo):bisect_left(self._starts, hi)]
 
 
 class Letters:

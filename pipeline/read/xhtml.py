@@ -178,11 +178,11 @@ def read_xhtml(text: str, chapter_hint: str = "") -> Reading:
 
 def _check_with_heads(raw: str, reading: Reading) -> None:
     """Each group of 經/注 paragraphs checked against the head of the 疏 that follows it."""
-    from pipeline.layers.anchors import parse_head
+    from pipeline.layers.anchors import DropIndex, parse_head
     from pipeline.layers.groups import Para, resolve_group
     from pipeline.read.reading import clean_text
 
-    drops = sorted((r.start, r.end) for r in reading.removed)
+    index = DropIndex((r.start, r.end) for r in reading.removed)
     out: list[Piece] = []
     group: list[Piece] = []
     for piece in sorted(reading.pieces, key=lambda p: p.start):
@@ -190,9 +190,10 @@ def _check_with_heads(raw: str, reading: Reading) -> None:
             group.append(piece)
             continue
         if piece.layer == "SHU" and group:
-            head = parse_head(clean_text(raw, piece.start, piece.end, drops)[:80])
+            head = parse_head(clean_text(raw, piece.start, piece.end, index.near(piece.start, piece.end))[:80])
             paras = [Para(p.start, p.end, p.layer, p.evidence, p.score, p.note) for p in group]
-            for p in resolve_group(raw, paras, head, drops, relayout=False):
+            near = index.near(min(p.start for p in paras), max(p.end for p in paras))
+            for p in resolve_group(raw, paras, head, near, relayout=False):
                 corrected = p.note.endswith("-by-anchor") or p.note == "zhu-merged"
                 out.append(Piece(p.layer, p.start, p.end, p.evidence, p.score, p.note if corrected or p.note else ""))
         else:
