@@ -20,6 +20,11 @@ from pipeline.nlp.matcher import LexiconMatcher
 #: ``doc.user_data`` key of the text a yili tokenizer was given (cheaper than ``doc.text``).
 TEXT_KEY = "yili_text"
 
+#: ``doc.user_data`` key of the lexicon cover a lexicon-aligned tokenizer chose for the text:
+#: ``(lexicon fingerprint, number of tokens, [(start, end, token, label), …])``, each term one token.
+#: The span ruler reads its spans from it instead of matching the lexicon a second time.
+COVER_KEY = "yili_cover"
+
 
 def doc_text(doc: Doc) -> str:
     """The text of ``doc`` (retokenising never changes it), from the tokenizer when it kept it."""
@@ -43,7 +48,9 @@ class OffsetTokenizer:
         raise NotImplementedError
 
     def __call__(self, text: str) -> Doc:
-        ranges = self.ranges(text)
+        return self._doc(text, self.ranges(text))
+
+    def _doc(self, text: str, ranges: Sequence[tuple[int, int]]) -> Doc:
         words = [text[s:e] for s, e in ranges]
         doc = Doc(self.vocab, words=words, spaces=[False] * len(words))
         doc.user_data[TEXT_KEY] = text  # doc.text rebuilds the string token by token: keep it
@@ -78,8 +85,36 @@ class LexiconAlignedTokenizer(OffsetTokenizer):
     def base_ranges(self, text: str) -> list[tuple[int, int]]:
         raise NotImplementedError
 
+    def cover(self, text: str) -> list[tuple[int, int, str]]:
+        """The lexicon terms (and non-terms) chosen in ``text``: each becomes one token."""
+        return self.matcher.match(text, keep_nonterms=True) if text else []
+
     def ranges(self, text: str) -> list[tuple[int, int]]:
+        return self.aligned(text, self.cover(text))
+
+    def aligned(self, text: str, cover: Sequence[tuple[int, int, str]]) -> list[tuple[int, int]]:
+        """Token ranges of ``text`` in which every term of ``cover`` is one token."""
         if not text:
             return []
-        units = [(s, e) for s, e, _ in self.matcher.match(text, keep_nonterms=True)]
+        units = [(s, e) for s, e, _ in cover]
         return lexicon_aligned(text, fill_gaps(text, self.base_ranges(text)), units, self.function_words)
+
+    def __call__(self, text: str) -> Doc:
+        cover = self.cover(text)
+        ranges = self.aligned(text, cover)
+        doc = self._doc(text, ranges)
+        note_cover(doc, self.matcher.fingerprint, cover, ranges)
+        return doc
+
+
+def note_cover(doc: Doc, fingerprint: str, cover: Sequence[tuple[int, int, str]],
+               ranges: Sequence[tuple[int, int]]) -> None:
+    """Keep the ``cover`` on ``doc`` (:data:`COVER_KEY`) with each term's token, if each term is one."""
+    token_at = {s: i for i, (s, _e) in enumerate(ranges)}
+    rows = []
+    for s, e, label in cover:
+        i = token_at.get(s)
+        if i is None or ranges[i][1] != e:
+            return
+        rows.append((s, e, i, label))
+    doc.user_data[COVER_KEY] = (fingerprint, len(ranges), rows)

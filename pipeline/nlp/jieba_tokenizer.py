@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from spacy.language import Language
 from spacy.util import registry
@@ -55,12 +55,12 @@ class JiebaRitualTokenizer(LexiconAlignedTokenizer):
     def base_ranges(self, text: str) -> list[tuple[int, int]]:
         return [(s, e) for _, s, e in self.jieba.tokenize(text, HMM=self.hmm)]
 
-    def ranges(self, text: str) -> list[tuple[int, int]]:
+    def aligned(self, text: str, cover: Sequence[tuple[int, int, str]]) -> list[tuple[int, int]]:
         """Lexicon terms and function words first; jieba only cuts the stretches between them
         (most of the 經 is lexicon terms, and jieba costs per call and per character)."""
         if not text:
             return []
-        units = [(s, e) for s, e, _ in self.matcher.match(text, keep_nonterms=True)]
+        units = [(s, e) for s, e, _ in cover]
         out: list[tuple[int, int]] = []
         pos = 0
         for s, e in units + [(len(text), len(text))]:

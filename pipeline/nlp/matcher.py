@@ -17,8 +17,9 @@ of laying the mat (乃席賓) and gets no span (:func:`drop_acts`).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Sequence
 
@@ -123,6 +124,12 @@ class LexiconMatcher:
         for term in self.terms:
             lengths.setdefault(term[0], set()).add(len(term))
         self._lengths = {ch: tuple(sorted(ls, reverse=True)) for ch, ls in lengths.items()}
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A short digest of the terms and their labels: two matchers with the same one match alike."""
+        digest = hashlib.sha1(repr(sorted(self.terms.items())).encode("utf-8")).hexdigest()
+        return digest[:16]
 
     @classmethod
     def from_lexicon(

@@ -6,20 +6,36 @@ normalised view), one phrase pattern per term and label. The ruler's spans filte
 term listed under several labels gets one (policy in :mod:`pipeline.nlp.matcher`). The words of
 ``nonterms.txt`` (鄉射, 特牲 …) take part in that choice and are then dropped. They are stored
 in ``doc.spans[spans_key]`` (``"sc"`` by default).
+
+Every yili word tokenizer has already chosen the lexicon's cover to keep each term one token
+(:mod:`pipeline.nlp.alignment`) and leaves it on the Doc (``COVER_KEY``); the ruler then reads
+its spans from there instead of matching again. They are the same spans: the tokenizer's cover
+is the best one over all matches, and each of its terms is a token, so it is also the best over
+the token-aligned matches the ruler would find (tested on corpus chapters). A Doc without it
+(the ``char`` tokenizer), another lexicon, or patterns changed after the ruler was made take
+spaCy's own path.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from spacy.language import Language
 from spacy.pipeline import SpanRuler
-from spacy.tokens import Span
+from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from pipeline.nlp.base import doc_text
+from pipeline.nlp.base import COVER_KEY, doc_text
 from pipeline.nlp.lexicon import Lexicon
-from pipeline.nlp.matcher import LABEL_PRIORITY, NON_TERM, best_cover, drop_acts, load_nonterms, resolve_label
+from pipeline.nlp.matcher import (
+    LABEL_PRIORITY,
+    NON_TERM,
+    LexiconMatcher,
+    best_cover,
+    drop_acts,
+    load_nonterms,
+    resolve_label,
+)
 from pipeline.text.normalise import normalise_str
 
 SPANS_KEY = "sc"
@@ -72,11 +88,60 @@ def lexicon_spans_filter() -> Callable[[Iterable[Span], Iterable[Span]], list[Sp
     return choose_spans
 
 
+class LexiconRuler(SpanRuler):
+    """spaCy's SpanRuler with the lexicon's patterns, which takes the tokenizer's cover when it has one."""
+
+    #: the fingerprint of the lexicon the patterns came from; None once they were changed
+    fingerprint: Optional[str] = None
+
+    def __call__(self, doc: Doc) -> Doc:
+        given = doc.user_data.get(COVER_KEY)
+        if (given and self.fingerprint is not None and given[0] == self.fingerprint
+                and given[1] == len(doc) and self.overwrite and not self.annotate_ents and self.key):
+            doc.spans[self.key] = spans_from_cover(doc, given[2])
+            return doc
+        return super().__call__(doc)
+
+    # patterns changed after the ruler was made: match them (the cover knows only the lexicon)
+    def add_patterns(self, patterns: list) -> None:
+        self.fingerprint = None
+        super().add_patterns(patterns)
+
+    def clear(self) -> None:
+        self.fingerprint = None
+        super().clear()
+
+    def remove(self, label: str) -> None:
+        self.fingerprint = None
+        super().remove(label)
+
+    def remove_by_id(self, pattern_id: str) -> None:
+        self.fingerprint = None
+        super().remove_by_id(pattern_id)
+
+    def from_bytes(self, *args: Any, **kwargs: Any) -> "LexiconRuler":
+        self.fingerprint = None
+        return super().from_bytes(*args, **kwargs)
+
+    def from_disk(self, *args: Any, **kwargs: Any) -> "LexiconRuler":
+        self.fingerprint = None
+        return super().from_disk(*args, **kwargs)
+
+
+def spans_from_cover(doc: Doc, rows: Iterable[tuple[int, int, int, str]]) -> list[Span]:
+    """The spans :func:`choose_spans` keeps, from the tokenizer's cover rows (start, end, token, label)."""
+    rows = list(rows)
+    token_of = {s: i for s, _e, i, _label in rows}
+    kept = drop_acts(doc_text(doc), [(s, e, label) for s, e, _i, label in rows if label != NON_TERM])
+    return [Span(doc, token_of[s], token_of[s] + 1, label=label) for s, _e, label in kept]
+
+
 @Language.factory(
     "yili_lexicon_ruler",
     default_config={"lexicon_dir": None, "spans_key": SPANS_KEY},
 )
-def make_lexicon_ruler(nlp: Language, name: str, lexicon_dir: Optional[str], spans_key: str) -> SpanRuler:
-    ruler = SpanRuler(nlp, name, spans_key=spans_key, spans_filter=choose_spans, overwrite=True)
+def make_lexicon_ruler(nlp: Language, name: str, lexicon_dir: Optional[str], spans_key: str) -> LexiconRuler:
+    ruler = LexiconRuler(nlp, name, spans_key=spans_key, spans_filter=choose_spans, overwrite=True)
     ruler.add_patterns(lexicon_patterns(lexicon_dir))
+    ruler.fingerprint = LexiconMatcher.load(lexicon_dir).fingerprint
     return ruler

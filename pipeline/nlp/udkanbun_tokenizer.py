@@ -15,7 +15,7 @@ from spacy.tokens import Doc
 from spacy.util import registry
 from spacy.vocab import Vocab
 
-from pipeline.nlp.base import TEXT_KEY, BackendUnavailable, LexiconAlignedTokenizer
+from pipeline.nlp.base import BackendUnavailable, LexiconAlignedTokenizer
 
 MISSING = (
     "the 'udkanbun' tokenizer needs the UD-Kanbun package, an optional extra: "
@@ -65,12 +65,9 @@ class UDKanbunTokenizer(LexiconAlignedTokenizer):
         return out
 
     def __call__(self, text: str) -> Doc:
-        ranges = self.ranges(text)
-        words = [text[s:e] for s, e in ranges]
-        doc = Doc(self.vocab, words=words, spaces=[False] * len(words))
-        doc.user_data[TEXT_KEY] = text
-        for token, r in zip(doc, ranges):
-            upos = self._upos.get(r)
+        doc = super().__call__(text)
+        for token in doc:
+            upos = self._upos.get((token.idx, token.idx + len(token)))
             if upos:
                 token.pos_ = upos
         return doc
