@@ -160,12 +160,16 @@ class DocumentProcessor:
     @property
     def nlp_lexicon(self):
         """The tagger for layers outside ``[nlp] span_model_layers``: the learned span model was
-        trained on 經 only, so the other layers get the lexicon's spans (and keep its speed). The
-        same pipeline with the model's component switched off: one tokenizer and one jieba
-        dictionary in memory, not two."""
+        trained on 經 only, so the other layers get the lexicon's spans (and keep its speed). Those
+        are read from the lexicon alone (:class:`~pipeline.nlp.ruler.LexiconSpans`: the ruler's
+        spans without tokenizing), or, for a pipeline that is more than the ruler, come from the
+        same pipeline with the model's component switched off."""
         if self._nlp_lexicon is None:
+            from pipeline.nlp.ruler import lexicon_spans_of
+
             nlp = self.nlp
-            self._nlp_lexicon = _Without(nlp, "span_model") if "span_model" in nlp.pipe_names else nlp
+            off = ["span_model"] if "span_model" in nlp.pipe_names else []
+            self._nlp_lexicon = lexicon_spans_of(nlp, off) or (_Without(nlp, "span_model") if off else nlp)
         return self._nlp_lexicon
 
     @property
@@ -352,10 +356,11 @@ class DocumentProcessor:
         return tag_spans(self.nlp, view_text)
 
     def _taggers(self, wanted: list[int], layers: list[str]) -> list[tuple[Any, list[int]]]:
-        """Which pipeline tags which of the ``wanted`` views: all by ``nlp`` when there is no span
-        model; else the layers of ``[nlp] span_model_layers`` by it and the rest by ``nlp_lexicon``."""
-        if self.nlp_lexicon is self.nlp:
-            return [(self.nlp, wanted)] if wanted else []
+        """Which tagger tags which of the ``wanted`` views: all by ``nlp_lexicon`` when there is no
+        span model; else the layers of ``[nlp] span_model_layers`` by ``nlp`` and the rest by
+        ``nlp_lexicon``."""
+        if "span_model" not in self.nlp.pipe_names:
+            return [(self.nlp_lexicon, wanted)] if wanted else []
         model_layers = set(self.config.get("nlp", {}).get("span_model_layers") or ["JING", "ZHU", "SHU", "OTHER"])
         split = [(self.nlp, [n for n in wanted if layers[n] in model_layers]),
                  (self.nlp_lexicon, [n for n in wanted if layers[n] not in model_layers])]
@@ -366,7 +371,11 @@ class DocumentProcessor:
         learned model) scores the document's segments in batches instead of one call each."""
         from pipeline.nlp.build import spans_key
 
+        from pipeline.nlp.ruler import LexiconSpans
+
         nlp = nlp if nlp is not None else self.nlp
+        if isinstance(nlp, LexiconSpans):
+            return [nlp(text) for text in texts]
         key = spans_key(nlp)
         out: list[list[tuple[int, int, str]]] = [[] for _ in texts]
         todo = [n for n, text in enumerate(texts) if text]

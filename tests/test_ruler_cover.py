@@ -91,3 +91,55 @@ def test_the_char_backend_leaves_no_cover_and_still_gets_spans():
     doc = nlp("主人坐取爵于篚，降洗。")
     assert COVER_KEY not in doc.user_data
     assert ("主人", "ACTOR") in [(s.text, s.label_) for s in doc.spans["sc"]]
+
+
+@pytest.mark.parametrize("tokenizer", ["jieba", "char"])
+def test_lexicon_spans_without_tokens_are_the_pipelines(tokenizer):
+    """What ``yili process`` gives the 注 and 疏 (``LexiconSpans``, no tokenizer run) is what the
+    lexicon pipeline sets, with either backend, over a whole chapter."""
+    from pipeline.config import load_config
+    from pipeline.nlp.build import lexicon_only
+    from pipeline.nlp.ruler import LexiconSpans, lexicon_spans_of
+
+    config = lexicon_only(load_config())
+    nlp = build_nlp({**config, "nlp": {**config["nlp"], "tokenizer": tokenizer}})
+    direct = lexicon_spans_of(nlp)
+    assert isinstance(direct, LexiconSpans)
+    texts = chapter_texts(CORPUS / "zhushu-xhtml" / "04_xiangyinjiuli.xhtml")
+    differ = [text[:30] for text, doc in zip(texts, nlp.pipe(texts)) if direct(text) != spans(doc)]
+    assert differ == []
+
+
+def test_lexicon_spans_only_for_the_ruler_alone():
+    from pipeline.nlp.ruler import lexicon_spans_of
+
+    nlp = build_nlp()  # the default: ruler and span model
+    assert nlp.pipe_names == [RULER, "span_model"]
+    assert lexicon_spans_of(nlp) is None
+    assert lexicon_spans_of(nlp, ["span_model"]) is not None
+    nlp.get_pipe(RULER).add_patterns([{"label": "LOCATION", "pattern": "碑南"}])
+    assert lexicon_spans_of(nlp, ["span_model"]) is None
+
+
+def test_process_tags_zhu_and_shu_without_the_tokenizer(processor, monkeypatch):
+    """The default processor: the 經 through the pipeline (its span model needs the tokens), the
+    注 and 疏 from the lexicon alone; their spans are still there."""
+    from pipeline.nlp.ruler import LexiconSpans
+
+    assert isinstance(processor.nlp_lexicon, LexiconSpans)
+    calls = []
+    cls = type(processor.nlp.tokenizer)
+    original = cls.__call__
+
+    def counting(self, text):
+        calls.append(text)
+        return original(self, text)
+
+    monkeypatch.setattr(cls, "__call__", counting)
+    record = {"text": "鄉飲酒之禮。主人就先生而謀賓、介。", "meta": {"layer": "ZHU"}}
+    out = processor.process(record)
+    assert calls == []
+    assert ("主人", "ACTOR") in [(record["text"][s["start"]:s["end"]], s["label"]) for s in out["spans"]]
+    out = processor.process({**record, "meta": {"layer": "JING"}})
+    assert len(calls) == 1
+    assert ("主人", "ACTOR") in [(record["text"][s["start"]:s["end"]], s["label"]) for s in out["spans"]]

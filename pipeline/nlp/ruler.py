@@ -91,7 +91,8 @@ def lexicon_spans_filter() -> Callable[[Iterable[Span], Iterable[Span]], list[Sp
 class LexiconRuler(SpanRuler):
     """spaCy's SpanRuler with the lexicon's patterns, which takes the tokenizer's cover when it has one."""
 
-    #: the fingerprint of the lexicon the patterns came from; None once they were changed
+    #: the lexicon's matcher and its fingerprint; the fingerprint is None once the patterns changed
+    lexicon_matcher: Optional[LexiconMatcher] = None
     fingerprint: Optional[str] = None
 
     def __call__(self, doc: Doc) -> Doc:
@@ -143,5 +144,33 @@ def spans_from_cover(doc: Doc, rows: Iterable[tuple[int, int, int, str]]) -> lis
 def make_lexicon_ruler(nlp: Language, name: str, lexicon_dir: Optional[str], spans_key: str) -> LexiconRuler:
     ruler = LexiconRuler(nlp, name, spans_key=spans_key, spans_filter=choose_spans, overwrite=True)
     ruler.add_patterns(lexicon_patterns(lexicon_dir))
-    ruler.fingerprint = LexiconMatcher.load(lexicon_dir).fingerprint
+    ruler.lexicon_matcher = LexiconMatcher.load(lexicon_dir)  # SpanRuler's own ``matcher`` is spaCy's
+    ruler.fingerprint = ruler.lexicon_matcher.fingerprint
     return ruler
+
+
+class LexiconSpans:
+    """The spans a pipeline made of the lexicon ruler alone sets, from the text alone: no tokens,
+    no Doc. They are the same for every tokenizer backend (the ruler's cover is the lexicon's best
+    cover of the text, see the module docstring), so the layers no span model reads (注, 疏 in
+    ``yili process``) skip the word tokenizer, whose cuts nothing downstream of them reads."""
+
+    def __init__(self, matcher: LexiconMatcher):
+        self.matcher = matcher
+
+    def __call__(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, label) in text order, as ``doc.spans`` holds them after the ruler."""
+        return self.matcher.match(text) if text else []
+
+
+def lexicon_spans_of(nlp: Language, disabled: Iterable[str] = ()) -> Optional[LexiconSpans]:
+    """:class:`LexiconSpans` for ``nlp`` less the ``disabled`` components when what is left is the
+    lexicon ruler alone, with the lexicon's patterns unchanged; None otherwise."""
+    off = set(disabled)
+    active = [proc for name, proc in nlp.pipeline if name not in off]
+    if len(active) != 1 or not isinstance(active[0], LexiconRuler):
+        return None
+    ruler = active[0]
+    if ruler.lexicon_matcher is None or ruler.fingerprint is None or not ruler.overwrite or ruler.annotate_ents:
+        return None
+    return LexiconSpans(ruler.lexicon_matcher)
