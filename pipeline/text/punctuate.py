@@ -329,6 +329,7 @@ class CompiledCRF:
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state.pop("_lookup", None)  # rebuilt on first use (tens of ms); several MB
+        state.pop("_other", None)
         return state
 
     def _code(self, template: int, value: str) -> int:
@@ -400,19 +401,38 @@ class CompiledCRF:
             total[lo : lo + len(at_pos)] += weights[rows].reshape(-1, len(at_pos), size).sum(axis=0)
         if layer in LAYER_NAMES and f"L{layer}" in self.other:
             total += self.other[f"L{layer}"]
-        other = self.other
+        index, matrix = self._other_rows()
+        at: list[int] = []  # boundary of the flat text, and the row of one of its attributes' weights
+        rows: list[int] = []
+        offset = 0
+        for s in strings:
+            for i, attrs in other_attributes(s, layer, lexicon).items():
+                for a in attrs:
+                    k = index.get(a)
+                    if k is not None:
+                        at.append(offset + i)
+                        rows.append(k)
+            offset += len(s)
+        if at:  # unbuffered and in this order: the very sums of adding them one by one
+            np.add.at(total, np.array(at, dtype=np.int64), matrix[np.array(rows, dtype=np.int64)])
         out = []
         offset = 0
         for s in strings:
-            part = total[offset : offset + len(s)]
-            for i, attrs in other_attributes(s, layer, lexicon).items():
-                for a in attrs:
-                    w = other.get(a)
-                    if w is not None:
-                        part[i] += w
-            out.append(part)
+            out.append(total[offset : offset + len(s)])
             offset += len(s)
         return out
+
+    def _other_rows(self):
+        """The weights of the attributes that are not n-grams as one matrix, and each one's row."""
+        import numpy as np
+
+        cached = getattr(self, "_other", None)
+        if cached is None or cached[0] is not self.other:
+            names = list(self.other)
+            matrix = np.stack([self.other[a] for a in names]) if names else np.zeros((0, len(self.labels)))
+            cached = (self.other, {a: k for k, a in enumerate(names)}, matrix)
+            self._other = cached
+        return cached[1], cached[2]
 
     def decode(self, scores) -> list[str]:
         """Viterbi: the best label sequence for (n, L) state scores and the transition weights
