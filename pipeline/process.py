@@ -213,6 +213,10 @@ class DocumentProcessor:
     def preload(self) -> None:
         """Load every model the config asks for now, so that a missing model fails the run once, clearly."""
         _ = self.nlp, self.nlp_lexicon, self.extractor, self.splitter, self.layer_model
+        if "span_model" in self.nlp.pipe_names:  # the 經 is tokenized: its dictionary loaded once, before any fork
+            warm_up = getattr(self.nlp.tokenizer, "warm_up", None)
+            if warm_up is not None:
+                warm_up()
 
     # -- the stages ---------------------------------------------------------------------------
     def layers(self, record: dict[str, Any]) -> tuple[str, list[Segment], list[Removal]]:

@@ -156,6 +156,16 @@ def test_jieba_cuts_are_remembered_per_stretch_and_read_as_fresh(nlp, monkeypatc
     assert len(fresh._cuts) <= 10
 
 
+def test_processor_preload_loads_the_jieba_dictionary_before_any_fork():
+    """Forked workers share the dictionary the parent loaded; left lazy, each worker loads its own."""
+    from pipeline.process import DocumentProcessor
+
+    proc = DocumentProcessor()
+    assert proc.nlp.tokenizer._jieba is None
+    proc.preload()
+    assert proc.nlp.tokenizer._jieba is not None
+
+
 def test_char_backend_is_one_token_per_char(char_nlp):
     text = normalise_str("主人阼階上當楣北面再拜")
     assert [t.text for t in char_nlp(text)] == list(text)

@@ -47,6 +47,10 @@ class OffsetTokenizer:
     def ranges(self, text: str) -> list[tuple[int, int]]:
         raise NotImplementedError
 
+    def warm_up(self) -> None:
+        """Load now what the first call would load (a backend's dictionary), e.g. before forking
+        workers that then share it."""
+
     def __call__(self, text: str) -> Doc:
         return self._doc(text, self.ranges(text))
 

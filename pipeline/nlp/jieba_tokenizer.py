@@ -52,6 +52,9 @@ class JiebaRitualTokenizer(LexiconAlignedTokenizer):
             self._jieba = tk
         return self._jieba
 
+    def warm_up(self) -> None:
+        _ = self.jieba
+
     def base_ranges(self, text: str) -> list[tuple[int, int]]:
         return [(s, e) for _, s, e in self.jieba.tokenize(text, HMM=self.hmm)]
 
