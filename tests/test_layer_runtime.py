@@ -130,6 +130,32 @@ def test_resolving_a_record_scores_each_text_once_and_keeps_nothing_after(monkey
     assert [(s.layer, s.start, s.end, s.score) for s in again] == [(s.layer, s.start, s.end, s.score) for s in first]
 
 
+def test_segments_decided_by_markers_are_not_scored(monkeypatch):
+    """In a 四庫 chapter the 疏 (marked) is most of the text; the model scores only the stretches
+    nothing decided, and gives them its layers."""
+    from pipeline.layers import segment_layers
+    from pipeline.process import DocumentProcessor
+
+    model = load_model()
+    proc = DocumentProcessor()
+    proc._layer_model = model
+    seen: list[str] = []
+    raw_logits = model._logits
+
+    def counting(texts):
+        seen.extend(texts)
+        return raw_logits(texts)
+
+    monkeypatch.setattr(model, "_logits", counting)
+    record = read_file(CORPUS / "zhushu-siku" / "10_jinli.txt").record
+    decided = [s for s in segment_layers(record["text"], (record.get("meta") or {}).get("source")).segments if s.evidence != "default"]
+    assert sum(s.end - s.start for s in decided) > 20_000
+    _layout, segments, _removed = proc.layers(record)
+    assert sum(1 for s in segments if s.evidence == "model") >= 5
+    assert seen
+    assert not {s.text for s in decided if len(s.text) > 20} & set(seen)
+
+
 def test_processing_a_document_imports_no_scikit_learn(tmp_path):
     code = (
         "import sys\n"

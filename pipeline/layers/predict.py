@@ -223,8 +223,13 @@ class LayerPredictor:
         if not free:
             return list(segments)
         texts = [_kept_text(text, *pieces[i][1], drops) if pieces[i][0] is None else pieces[i][0].text for i in range(len(pieces))]
-        proba = self.text_proba(texts)
         clamp = [pieces[i][0].layer if pieces[i][0] is not None and pieces[i][0].layer in LAYERS else None for i in range(len(pieces))]
+        # a decided segment is clamped to its layer in the smoothing and keeps it: its text need
+        # not be scored (most of a 四庫 file's text is 疏 decided by its marker)
+        scored = [i for i in range(len(pieces)) if clamp[i] is None]
+        proba = self.text_proba([""] * len(pieces))
+        if scored:
+            proba[scored] = self.text_proba([texts[i] for i in scored])
         if self.use_context and len(pieces) > 1:
             smoothed = self.smooth(proba, clamp)
             for i in free:
