@@ -103,9 +103,9 @@ def test_window_scores_are_the_mean_weight_of_the_ngrams_inside_each_window():
             assert not np.allclose(left[i], right[i], **close) or i in (0, n - 1), (w, i)
 
 
-def test_resolving_a_record_scores_each_text_once_and_keeps_nothing_after(monkeypatch):
-    """The splitter and the segments read the same texts; each is scored once per call, and
-    what was remembered is gone when the call returns (the next record is a new text)."""
+@pytest.fixture
+def counted(monkeypatch):
+    """A processor whose layer model notes every text it scores: (processor, model, texts seen)."""
     from pipeline.process import DocumentProcessor
 
     model = load_model()
@@ -119,6 +119,13 @@ def test_resolving_a_record_scores_each_text_once_and_keeps_nothing_after(monkey
         return raw_logits(texts)
 
     monkeypatch.setattr(model, "_logits", counting)
+    return proc, model, seen
+
+
+def test_resolving_a_record_scores_each_text_once_and_keeps_nothing_after(counted):
+    """The splitter and the segments read the same texts; each is scored once per call, and
+    what was remembered is gone when the call returns (the next record is a new text)."""
+    proc, model, seen = counted
     record = {"text": "主人揖先入賓厭介入門左介厭眾賓入眾賓皆入門左北上"}  # one piece: splitter and segment read the same text
     _layout, first, _removed = proc.layers(record)
     assert seen and len(seen) == len(set(seen))
@@ -130,23 +137,12 @@ def test_resolving_a_record_scores_each_text_once_and_keeps_nothing_after(monkey
     assert [(s.layer, s.start, s.end, s.score) for s in again] == [(s.layer, s.start, s.end, s.score) for s in first]
 
 
-def test_segments_decided_by_markers_are_not_scored(monkeypatch):
+def test_segments_decided_by_markers_are_not_scored(counted):
     """In a 四庫 chapter the 疏 (marked) is most of the text; the model scores only the stretches
     nothing decided, and gives them its layers."""
     from pipeline.layers import segment_layers
-    from pipeline.process import DocumentProcessor
 
-    model = load_model()
-    proc = DocumentProcessor()
-    proc._layer_model = model
-    seen: list[str] = []
-    raw_logits = model._logits
-
-    def counting(texts):
-        seen.extend(texts)
-        return raw_logits(texts)
-
-    monkeypatch.setattr(model, "_logits", counting)
+    proc, _model, seen = counted
     record = read_file(CORPUS / "zhushu-siku" / "10_jinli.txt").record
     decided = [s for s in segment_layers(record["text"], (record.get("meta") or {}).get("source")).segments if s.evidence != "default"]
     assert sum(s.end - s.start for s in decided) > 20_000
