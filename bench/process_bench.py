@@ -3,7 +3,8 @@
     .venv/bin/python bench/process_bench.py [--quick]
 
 Writes bench/results/process.json and bench/results/process.md (quoted in the README).
-- throughput (chars/s) and peak RSS of the whole process tree, with 1 and 2 workers;
+- throughput (chars/s) and peak RSS of the whole process tree, with 1 and 2 workers, and the
+  machine's own 2-process ceiling (a CPU-bound loop alone and two side by side);
 - seconds per stage (layers, normalise, sentences, tagging, actions) in one process;
 - the fixed start-up cost (`yili process` on an empty file), and steady figures without it;
 - cost growth with input size: a quarter sample of the corpus 1x, 4x, 16x (copies, 2 workers; 4x also
@@ -162,6 +163,27 @@ def udkanbun_peer(text: str) -> dict:
     return {"chars": chars, "seconds": round(seconds, 2), "chars_per_second": round(chars / seconds)}
 
 
+def _spin(_: int = 0) -> float:
+    """Seconds of a fixed pure-Python loop (the same work in every process)."""
+    started = time.perf_counter()
+    total = 0
+    for i in range(10_000_000):
+        total += i
+    return time.perf_counter() - started
+
+
+def machine_ceiling(repeat: int = 3) -> dict:
+    """What two processes get from this machine at best: the same CPU-bound loop once alone and
+    twice side by side (fastest of ``repeat``); a 2-worker speed-up cannot exceed this ratio."""
+    import multiprocessing
+
+    alone = min(_spin() for _ in range(repeat))
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        pair = min(max(pool.map(_spin, [0, 1])) for _ in range(repeat))
+    return {"one_process_seconds": round(alone, 3), "two_processes_seconds": round(pair, 3),
+            "speedup": round(2 * alone / pair, 2)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="1x and 4x only, a smaller peer slice")
@@ -190,6 +212,7 @@ def main() -> None:
         for w in result["workers"]:
             w["steady_chars_per_second"] = round(w["chars"] / max(w["seconds"] - startup, 1e-9))
         result["speedup_2_workers"] = round(result["workers"][1]["chars_per_second"] / result["workers"][0]["chars_per_second"], 2)
+        result["machine_ceiling"] = machine_ceiling()
         result["speedup_2_workers_steady"] = round(result["workers"][1]["steady_chars_per_second"] / result["workers"][0]["steady_chars_per_second"], 2)
         result["short_records"] = short_records(tmp, files)
         result["stages"] = stage_times(files)
@@ -266,7 +289,11 @@ def render(r: dict) -> str:
     lines += ["", f"Speed-up with 2 workers on the corpus: {r['speedup_2_workers']}x wall clock, "
               f"{r['speedup_2_workers_steady']}x steady (start-up subtracted)"
               + (f"; on the 4x sample: {r['speedup_2_workers_4x']}x wall clock "
-                 f"({r['one_worker_4x'][0]['seconds']} s with 1 worker)." if r.get("speedup_2_workers_4x") else "."), "",
+                 f"({r['one_worker_4x'][0]['seconds']} s with 1 worker)." if r.get("speedup_2_workers_4x") else ".")
+              + (f" The machine's own ceiling, measured in the same run: a CPU-bound Python loop runs "
+                 f"{r['machine_ceiling']['speedup']}x faster as two processes side by side than alone "
+                 f"({r['machine_ceiling']['two_processes_seconds']} s for two loops against "
+                 f"{r['machine_ceiling']['one_process_seconds']} s for one)." if r.get("machine_ceiling") else ""), "",
               f"Stages in one process, models loaded, no I/O ({r['stages']['chars_per_second']:,} chars/s overall): "
               + ", ".join(f"{k} {v}s" for k, v in r["stages"]["stages"].items()), "",
               f"Cost against input size: a sample of the corpus (every {r['scaling_sample']['every']}th file, "
