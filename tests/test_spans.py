@@ -232,3 +232,12 @@ def test_the_owner_heading_an_inventory_and_jars_set_out(processor):
     assert spans(processor, "尊士旅食于西鑮之南，北面，兩圜壺。", "OBJECT") == ["兩圜壺"]
     assert spans(processor, "尊士旅食于西鑮之南，北面，兩圜壺。", "LOCATION") == ["西鑮之南"]
     assert "尊" not in spans(processor, "又尊于大侯之乏東北，兩壺獻酒。", "OBJECT")
+
+
+def test_the_order_of_a_line_hides_no_title_after_it_in_unpunctuated_text(processor):
+    """05 p243 and p403 without their marks: 北上 / 東上 is the order of a line (a non-term), so
+    the guest and the musicians after it are 賓 and 工, not 上賓 and 上工."""
+    actors = spans(processor, "主人揖先入賓厭眾賓眾賓皆入門左東面北上賓少進", "ACTOR")
+    assert actors[-1] == "賓" and "上賓" not in actors
+    acts = processor.process({"text": "入升自西階北面東上工坐相者坐授瑟", "meta": {"layer": "JING"}})["actions"]
+    assert ("工", "坐") in [(a["actor"], a["verb"]) for a in acts]
