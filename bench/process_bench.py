@@ -167,7 +167,7 @@ def _spin(_: int = 0) -> float:
     """Seconds of a fixed pure-Python loop (the same work in every process)."""
     started = time.perf_counter()
     total = 0
-    for i in range(10_000_000):
+    for i in range(30_000_000):
         total += i
     return time.perf_counter() - started
 
