@@ -212,8 +212,11 @@ class DocumentProcessor:
 
     def preload(self) -> None:
         """Load every model the config asks for now, so that a missing model fails the run once, clearly."""
+        from pipeline.nlp.ruler import LexiconSpans
+
         _ = self.nlp, self.nlp_lexicon, self.extractor, self.splitter, self.layer_model
-        if "span_model" in self.nlp.pipe_names:  # the 經 is tokenized: its dictionary loaded once, before any fork
+        if "span_model" in self.nlp.pipe_names or not isinstance(self.nlp_lexicon, LexiconSpans):
+            # some text will be tokenized: the backend's dictionary loaded once, before any fork
             warm_up = getattr(self.nlp.tokenizer, "warm_up", None)
             if warm_up is not None:
                 warm_up()
@@ -354,11 +357,6 @@ class DocumentProcessor:
             out.append(sorted(breaks + extra, key=lambda b: b.pos) if extra else breaks)
         return out
 
-    def _tag(self, view_text: str) -> list[tuple[int, int, str]]:
-        from pipeline.nlp import tag_spans
-
-        return tag_spans(self.nlp, view_text)
-
     def _taggers(self, wanted: list[int], layers: list[str]) -> list[tuple[Any, list[int]]]:
         """Which tagger tags which of the ``wanted`` views: all by ``nlp_lexicon`` when there is no
         span model; else the layers of ``[nlp] span_model_layers`` by ``nlp`` and the rest by
@@ -371,10 +369,10 @@ class DocumentProcessor:
         return [(nlp, chosen) for nlp, chosen in split if chosen]
 
     def _tag_many(self, texts: list[str], nlp=None) -> list[list[tuple[int, int, str]]]:
-        """:meth:`_tag` of every text, through ``nlp.pipe``: a component with a ``pipe`` method (a
-        learned model) scores the document's segments in batches instead of one call each."""
+        """(start, end, label) of the spans of every text, in text order: from the lexicon alone
+        (:class:`~pipeline.nlp.ruler.LexiconSpans`), or through ``nlp.pipe``, where a component with
+        a ``pipe`` method (a learned model) scores the document's segments in batches."""
         from pipeline.nlp.build import spans_key
-
         from pipeline.nlp.ruler import LexiconSpans
 
         nlp = nlp if nlp is not None else self.nlp

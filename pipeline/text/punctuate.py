@@ -329,7 +329,7 @@ class CompiledCRF:
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state.pop("_lookup", None)  # rebuilt on first use (tens of ms); several MB
-        state.pop("_other", None)
+        state.pop("_other_matrix", None)
         return state
 
     def _code(self, template: int, value: str) -> int:
@@ -426,12 +426,12 @@ class CompiledCRF:
         """The weights of the attributes that are not n-grams as one matrix, and each one's row."""
         import numpy as np
 
-        cached = getattr(self, "_other", None)
+        cached = getattr(self, "_other_matrix", None)
         if cached is None or cached[0] is not self.other:
             names = list(self.other)
             matrix = np.stack([self.other[a] for a in names]) if names else np.zeros((0, len(self.labels)))
             cached = (self.other, {a: k for k, a in enumerate(names)}, matrix)
-            self._other = cached
+            self._other_matrix = cached
         return cached[1], cached[2]
 
     def decode(self, scores) -> list[str]:
