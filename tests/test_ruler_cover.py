@@ -1,7 +1,10 @@
-"""The span ruler reads its spans from the tokenizer's lexicon cover: the same spans as matching.
+"""The span ruler reads its spans from the tokenizer's lexicon cover: the same spans as matching;
+and ``LexiconSpans`` (the lexicon alone, no tokens: what ``yili process`` gives the 注 and 疏) gives
+the spans of the ruler-only pipeline.
 
 Checked on whole corpus chapters (經, 注 and 疏 of the XHTML edition and an unpunctuated Siku
-chapter), for the jieba backend, against the ruler's own spaCy path on the very same tokens.
+chapter), against the ruler's own spaCy path on the very same tokens (jieba) and against the
+pipeline with either backend (jieba, char).
 """
 
 from __future__ import annotations
