@@ -120,17 +120,13 @@ class _Without:
     def __init__(self, nlp: Any, component: str):
         self.nlp = nlp
         self.component = component
-        self.tokenizer = nlp.tokenizer
 
     @property
-    def pipeline(self) -> list:
+    def pipeline(self) -> list:  # what spans_key reads
         return [(name, proc) for name, proc in self.nlp.pipeline if name != self.component]
 
     def pipe(self, texts: Any, batch_size: int = 64) -> Any:
         return self.nlp.pipe(texts, batch_size=batch_size, disable=[self.component])
-
-    def __call__(self, text: str) -> Any:
-        return next(iter(self.pipe([text])))
 
 
 class DocumentProcessor:

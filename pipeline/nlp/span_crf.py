@@ -125,17 +125,6 @@ class CRFSpanModel:
     def use_lexicon(self) -> bool:
         return bool(self.settings["use_lexicon"])
 
-    def _other(self) -> tuple[dict[str, int], Any]:
-        """The lexicon attributes' weights as one (attributes, labels) array and its row index."""
-        import numpy as np
-
-        if "_other_rows" not in self.__dict__:
-            names = list(self.crf.other)
-            size = len(self.crf.labels)
-            rows = np.stack([self.crf.other[a] for a in names]) if names else np.zeros((0, size))
-            self.__dict__["_other_rows"] = ({a: k for k, a in enumerate(names)}, rows)
-        return self.__dict__["_other_rows"]
-
     def predict(self, text: str, lexicon: Sequence[Triple] = ()) -> list[Triple]:
         return self.predict_many([(text, lexicon)])[0]
 
@@ -144,23 +133,12 @@ class CRFSpanModel:
         texts = [t for t, _ in items]
         if not any(texts):
             return [[] for _ in items]
-        import numpy as np
-
         cfg = self.settings
         scores = self.crf.scores_many(texts, templates(int(cfg["window"])), None, None)
-        index, weights = self._other()
         out = []
         for (text, lexicon), part in zip(items, scores):
             if self.use_lexicon:
-                rows, cols = [], []
-                for i, attrs in enumerate(lexicon_attributes(text, lexicon, int(cfg["lexicon_window"]))):
-                    for a in attrs:
-                        k = index.get(a)
-                        if k is not None:
-                            rows.append(i)
-                            cols.append(k)
-                if rows:
-                    np.add.at(part, rows, weights[cols])
+                self.crf.add_other(part, enumerate(lexicon_attributes(text, lexicon, int(cfg["lexicon_window"]))))
             out.append(part)
         labels = self.crf.labels
         paths = viterbi_many([p for p in out if len(p)], self.crf.transitions)

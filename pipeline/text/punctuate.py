@@ -401,26 +401,39 @@ class CompiledCRF:
             total[lo : lo + len(at_pos)] += weights[rows].reshape(-1, len(at_pos), size).sum(axis=0)
         if layer in LAYER_NAMES and f"L{layer}" in self.other:
             total += self.other[f"L{layer}"]
-        index, matrix = self._other_rows()
-        at: list[int] = []  # boundary of the flat text, and the row of one of its attributes' weights
-        rows: list[int] = []
-        offset = 0
-        for s in strings:
-            for i, attrs in other_attributes(s, layer, lexicon).items():
-                for a in attrs:
-                    k = index.get(a)
-                    if k is not None:
-                        at.append(offset + i)
-                        rows.append(k)
-            offset += len(s)
-        if at:  # unbuffered and in this order: the very sums of adding them one by one
-            np.add.at(total, np.array(at, dtype=np.int64), matrix[np.array(rows, dtype=np.int64)])
+
+        def attributes():  # (boundary of the strings laid end to end, its attributes)
+            offset = 0
+            for s in strings:
+                for i, attrs in other_attributes(s, layer, lexicon).items():
+                    yield offset + i, attrs
+                offset += len(s)
+
+        self.add_other(total, attributes())
         out = []
         offset = 0
         for s in strings:
             out.append(total[offset : offset + len(s)])
             offset += len(s)
         return out
+
+    def add_other(self, scores, attributes: Iterable[tuple[int, Iterable[str]]]) -> None:
+        """Add to the (n, L) ``scores`` the weights of the attributes that are not n-grams, given
+        as (position, attributes): one numpy call, unbuffered and in the order given, so the very
+        sums of adding them one by one."""
+        import numpy as np
+
+        index, matrix = self._other_rows()
+        at: list[int] = []
+        rows: list[int] = []
+        for i, attrs in attributes:
+            for a in attrs:
+                k = index.get(a)
+                if k is not None:
+                    at.append(i)
+                    rows.append(k)
+        if at:
+            np.add.at(scores, np.array(at, dtype=np.int64), matrix[np.array(rows, dtype=np.int64)])
 
     def _other_rows(self):
         """The weights of the attributes that are not n-grams as one matrix, and each one's row."""
