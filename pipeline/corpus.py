@@ -40,6 +40,7 @@ READERS: dict[str, Callable[[str], Reading]] = {
 CORRECTIONS = frozenset({
     "zhushi-after-jianshu", "shu-in-zhushi", "strong-in-zhushi", "jing-in-zhushi", "page-header",
     "shu-untagged", "shu-marked-zhu", "zhu-by-anchor", "jing-by-anchor", "zhu-merged",
+    "zhu-in-strong",
 })
 
 

@@ -89,6 +89,32 @@ def test_xhtml_other_corrections():
     assert gloss.layer == "ZHU" and not gloss.corrected
 
 
+def test_xhtml_zhu_tagged_as_jing_before_its_shu():
+    """A 注 printed as a 經 paragraph (``p.strong``) after its 經 and before a 疏 with no head
+    (○釋曰 / ○注釋曰) or whose head's 經 ends before it is 注; the 鄭注 edition has them as 注."""
+    units10 = list(iter_units("zhushu-xhtml", ["10"]))
+    i = next(i for i, u in enumerate(units10) if u.text.startswith("將覲，質明時也。"))
+    assert (units10[i].layer, units10[i].note, units10[i].corrected) == ("ZHU", "zhu-in-strong", True)
+    assert (units10[i - 1].layer, units10[i - 1].text) == ("JING", "侯氏裨冕，釋幣于禰。")
+    assert units10[i + 1].layer == "SHU" and units10[i + 1].text.startswith("○釋曰")
+    units13 = list(iter_units("zhushu-xhtml", ["13"]))
+    tools = next(u for u in units13 if u.text.startswith("此皆師役之器"))  # before ○注釋曰
+    assert tools.layer == "ZHU" and tools.note == "zhu-in-strong"
+    units11 = list(iter_units("zhushu-xhtml", ["11"]))
+    # the head 「傳曰總」至「二寸」 cites the 傳 before it, not this paragraph
+    hair = next(u for u in units11 if u.text.startswith("總六升者，首飾象冠數"))
+    assert hair.layer == "ZHU" and hair.note == "zhu-in-strong"
+    # 經 paragraphs in the same position whose 疏 head cites them stay 經, and so does 喪服's 傳
+    zhuan = next(i for i, u in enumerate(units11) if u.text == "傳曰︰夫至尊也。")
+    assert units11[zhuan].layer == "JING" and units11[zhuan - 1].layer == "JING"
+    assert units11[zhuan + 1].layer == "SHU"
+    units05 = list(iter_units("zhushu-xhtml", ["05"]))
+    k = next(i for i, u in enumerate(units05) if u.text == "司正降復位，")
+    assert units05[k].layer == "JING" and units05[k - 1].layer == "JING"
+    assert units05[k + 1].text.startswith("「司正降復位」。○釋曰")
+    assert sum(u.note == "zhu-in-strong" for ch in ("10", "11", "13") for u in iter_units("zhushu-xhtml", [ch])) == 8
+
+
 def test_siku_chapter_04_counts():
     units = list(iter_units("zhushu-siku", ["04"]))
     c = counts(units)

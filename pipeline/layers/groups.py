@@ -118,3 +118,35 @@ def resolve_group(raw: str, paras: list[Para], head: Optional[Head], drop: Seque
         second = Para(zhu_start, p.end, "ZHU", "anchor", 0.9, "zhu-merged")
         out[k:k + 1] = [first, second]
     return out
+
+
+#: how a 疏 with no head opens: on the 經 (釋曰) or on the 注 (注釋曰), after its ○ marks
+_HEADLESS = ("釋曰", "注釋曰")
+
+
+def zhu_tagged_jing(raw: str, paras: list[Para], head: Optional[Head], shu_opening: str,
+                    drop: Sequence[tuple[int, int]] = ()) -> list[Para]:
+    """A 注 the edition tagged as 經: the second of two 經 paragraphs right before a 疏 that opens
+    with no head (○釋曰, ○注釋曰), or whose head's 經 ends before it. A 注疏 edition prints 經, 注,
+    疏; a 經 with no 注 is not followed by a headless 疏. In the XHTML edition of the corpus all 15
+    paragraphs so placed are 注 in the 四部叢刊 鄭注 (將覲，質明時也。裨冕者…, 異姓，婦也…), and
+    no 經 paragraph is. 喪服's 子夏傳 (傳曰…) and a 記 are 經 wherever they stand."""
+    if len(paras) < 2 or head is not None and not head.empty and head.jing is None:
+        return paras
+    last, before = paras[-1], paras[-2]
+    if last.layer != "JING" or before.layer != "JING" or last.evidence != "marker":
+        return paras
+    letters = Letters(raw, [(p.start, p.end) for p in paras], drop)
+    first = letters.range_first[-1]
+    if first is None or letters.text.startswith(("傳曰", "記"), first):
+        return paras
+    if head is None or head.empty:
+        if not shu_opening.lstrip("○ 　").startswith(_HEADLESS):
+            return paras
+        evidence, score = "layout", 0.8
+    else:
+        end = locate(head, letters).jing_end
+        if end is None or end > first:
+            return paras
+        evidence, score = "anchor", 0.9
+    return [*paras[:-1], Para(last.start, last.end, "ZHU", evidence, score, "zhu-in-strong")]

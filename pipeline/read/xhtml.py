@@ -179,7 +179,7 @@ def read_xhtml(text: str, chapter_hint: str = "") -> Reading:
 def _check_with_heads(raw: str, reading: Reading) -> None:
     """Each group of 經/注 paragraphs checked against the head of the 疏 that follows it."""
     from pipeline.layers.anchors import DropIndex, parse_head
-    from pipeline.layers.groups import Para, resolve_group
+    from pipeline.layers.groups import Para, resolve_group, zhu_tagged_jing
     from pipeline.read.reading import clean_text
 
     index = DropIndex((r.start, r.end) for r in reading.removed)
@@ -190,11 +190,13 @@ def _check_with_heads(raw: str, reading: Reading) -> None:
             group.append(piece)
             continue
         if piece.layer == "SHU" and group:
-            head = parse_head(clean_text(raw, piece.start, piece.end, index.near(piece.start, piece.end))[:80])
+            opening = clean_text(raw, piece.start, piece.end, index.near(piece.start, piece.end))[:80]
+            head = parse_head(opening)
             paras = [Para(p.start, p.end, p.layer, p.evidence, p.score, p.note) for p in group]
             near = index.near(min(p.start for p in paras), max(p.end for p in paras))
-            for p in resolve_group(raw, paras, head, near, relayout=False):
-                corrected = p.note.endswith("-by-anchor") or p.note == "zhu-merged"
+            resolved = zhu_tagged_jing(raw, resolve_group(raw, paras, head, near, relayout=False), head, opening, near)
+            for p in resolved:
+                corrected = p.note.endswith("-by-anchor") or p.note in ("zhu-merged", "zhu-in-strong")
                 out.append(Piece(p.layer, p.start, p.end, p.evidence, p.score, p.note if corrected or p.note else ""))
         else:
             out.extend(group)
