@@ -172,8 +172,14 @@ class DocumentProcessor:
     def extractor(self):
         if self._extractor is None:
             from pipeline.actions import ActionExtractor
+            from pipeline.nlp.build import lexicon_dir
+            from pipeline.nlp.lexicon import Lexicon
 
-            self._extractor = ActionExtractor(scope=self.config.get("actions", {}).get("scope", "passage"))
+            # the lexicon of [paths] lexicon, as the tagger reads it: a term a user adds there is
+            # a participant (or thing, or place) for the tuples too
+            folder = lexicon_dir(self.config)
+            self._extractor = ActionExtractor(lexicon=Lexicon.load(folder) if folder else None,
+                                              scope=self.config.get("actions", {}).get("scope", "passage"))
         return self._extractor
 
     @property
