@@ -178,8 +178,10 @@ class DocumentProcessor:
             # the lexicon of [paths] lexicon, as the tagger reads it: a term a user adds there is
             # a participant (or thing, or place) for the tuples too
             folder = lexicon_dir(self.config)
+            settings = self.config.get("actions", {})
             self._extractor = ActionExtractor(lexicon=Lexicon.load(folder) if folder else None,
-                                              scope=self.config.get("actions", {}).get("scope", "passage"))
+                                              scope=settings.get("scope", "passage"),
+                                              model_names=bool(settings.get("model_names", False)))
         return self._extractor
 
     @property

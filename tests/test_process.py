@@ -209,3 +209,53 @@ def test_the_tuples_read_the_configured_lexicon(tmp_path):
     assert [(a["actor"], a["verb"], a["negated"]) for a in after["actions"]] == [
         ("商祝", "袒", False), ("商祝", "執", False), ("商祝", "入", False), ("商祝", "升", False), ("商祝", "升", True)]
     assert {"text": "商祝", "label": "ACTOR"} in [{k: s[k] for k in ("text", "label")} for s in after["spans"]]
+
+
+def _lexicon_without(tmp_path, *actors: str):
+    import shutil
+
+    from pipeline.nlp.lexicon import default_lexicon_dir
+
+    folder = tmp_path / "lexicon"
+    shutil.copytree(default_lexicon_dir(), folder)
+    path = folder / "actors.txt"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join(line for line in lines if line.strip() not in actors) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_a_name_only_the_span_model_reads_is_the_actor(tmp_path):
+    """特牲's 主婦, taken out of the lexicon as in a chapter whose names it lacks: the span CRF still
+    reads her as an ACTOR, and with ``[actions] model_names`` (the default) the tuples follow it."""
+    from pipeline.config import load_config
+    from pipeline.process import DocumentProcessor
+
+    folder = _lexicon_without(tmp_path, "主婦")
+    record = {"text": "主婦盥于房中，薦兩豆，葵菹、蝸醢，醢在北。", "meta": {"layer": "JING"}}
+    acts = {}
+    for flag in (False, True):
+        out = DocumentProcessor(load_config(overrides={"paths": {"lexicon": str(folder)}, "actions": {"model_names": flag}})).process(record)
+        assert "主婦" in [s["text"] for s in out["spans"] if s["label"] == "ACTOR"]
+        acts[flag] = [(a["actor"], a["verb"]) for a in out["actions"]]
+    assert acts == {False: [(None, "盥"), (None, "薦")], True: [("主婦", "盥"), ("主婦", "薦")]}
+    assert load_config()["actions"]["model_names"] is True
+
+
+def test_model_names_leave_out_things_definitions_and_the_sent():
+    """ACTOR spans a model may read wrongly are no participant: a thing after 眾 (眾弓矢), what a
+    definition is about (方明者，木也), one sent (使人 + act); a lexicon participant stays itself."""
+    from pipeline.actions import ActionExtractor, Passage
+
+    extractor = ActionExtractor(model_names=True)
+
+    def actors(text: str, *names: str) -> list:
+        p = Passage.from_raw(text)
+        found = [p.view.text.index(extractor.normalise(n)) for n in names]  # the view is normalised
+        p.spans = [(at, at + len(n), "ACTOR") for at, n in zip(found, names)]
+        return [(a.actor, a.verb) for a in extractor.extract([p])]
+
+    assert actors("眾弓矢不挾。總眾弓矢、楅，皆適次而俟。", "眾弓矢") == [(None, "挾"), (None, "適"), (None, "俟")]
+    assert actors("方明者，木也，方四尺。設六色︰東方青，南方赤。", "方明者") == [(None, "設")]
+    assert actors("使人受俎，如初。", "使人")[0][0] != "使人"
+    # the same spans read as names where nothing rules them out
+    assert actors("佐食者盥出。", "佐食者") == [("佐食者", "盥"), ("佐食者", "出")]

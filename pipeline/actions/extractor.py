@@ -196,7 +196,7 @@ class ActionExtractor:
     """Clause analysis + carry-over → :class:`pipeline.records.Action` lists (see module docstring)."""
 
     def __init__(self, lexicon: Optional[Lexicon] = None, normalise: Optional[Callable[[str], str]] = None,
-                 scope: str = "passage"):
+                 scope: str = "passage", model_names: bool = False):
         if scope not in SCOPES:
             raise ValueError(f"actions scope {scope!r} is not one of {', '.join(SCOPES)}")
         self.lexicon = lexicon if lexicon is not None else Lexicon.load()
@@ -204,6 +204,9 @@ class ActionExtractor:
         self.vocabulary = Vocabulary.build(self.lexicon, self.normalise)
         self.analyser = ClauseAnalyser(self.vocabulary)
         self.scope = scope
+        #: a passage's ACTOR spans whose words the lexicon does not know as participants (the span
+        #: model's reading of a name: 商祝, 哭者) are participants for the clause analysis too
+        self.model_names = model_names
         #: in the normalised view's form (爾 is 尔 there)
         self.speech_words = frozenset(self.normalise(c) for c in _SPEECH_WORDS)
 
@@ -257,6 +260,8 @@ class _Run:
         self.unnamed = False
         #: 卒X looks back for X only after the last reset (a new chapter is a new rite)
         self.history_start = 0
+        #: start → end of the passage's participants that only the span model reads (model_names)
+        self.names: Optional[dict[int, int]] = None
 
     def key(self, written: Optional[str]) -> Optional[str]:
         return None if written is None else self.x.normalise(written)
@@ -295,6 +300,7 @@ class _Run:
         self.unresolved.clear()  # the opening of a passage looks ahead only inside the passage
         self.unresolved_not = None
         self.passage_number = number
+        self.names = self._model_names(text, p.spans) if self.x.model_names else None
         speech = _speech_mask(text)
         sentences = sorted(p.sentences) or split_marks(text, 0, len(text), SENTENCE_MARKS)
         clauses: list[tuple[int, int]] = []
@@ -329,7 +335,7 @@ class _Run:
                 self.named.append((text[trimmed[0]:trimmed[1]], sentence))
                 continue  # 大師，則為之洗: the one the 則 clause is about, not its agent
             for ps, pe in _unmasked(speech, cs, ce, said_until):
-                tokens = tokenize(text, ps, pe, self.voc)
+                tokens = tokenize(text, ps, pe, self.voc, self.names)
                 pieces = self.x.analyser.analyse(tokens, trimmed)
                 for piece in pieces:
                     if self._commanded_alongside(view.text, piece, sentence):
@@ -352,6 +358,24 @@ class _Run:
                         said_until = self._speech_goes_on(text, clauses, said_until)
         self.flush_pending()
 
+    def _model_names(self, text: str, spans: list[tuple[int, int, str]]) -> Optional[dict[int, int]]:
+        """start → end of the passage's ACTOR spans that are no participant of the vocabulary."""
+        kinds = self.voc.kinds
+
+        def thing_at_end(s: int, e: int) -> bool:  # 眾弓矢: the many bows and arrows
+            return any(kinds.get(text[k:e], set()) & {"OBJECT", "LOCATION"} for k in range(s + 1, e))
+
+        def defined(e: int) -> bool:  # 方明者，木也: what a thing is, no one who acts
+            if text[e - 1] != self.voc.zhe:
+                return False
+            rest = text[e:e + 8]
+            return self.voc.ye in rest[:next((k for k, ch in enumerate(rest) if ch in SENTENCE_MARKS), len(rest))]
+
+        names = {s: e for s, e, label in spans if label == "ACTOR" and (e - s > 1 or text[s] not in kinds)
+                 and "ACTOR" not in kinds.get(text[s:e], ()) and text[s] not in self.voc.causatives
+                 and not thing_at_end(s, e) and not defined(e)}
+        return names or None
+
     def _speech_goes_on(self, text: str, clauses: list[tuple[int, int]], said_until: int) -> int:
         """Where unquoted speech of unpunctuated text ends: the 斷句 cuts speech like narrative, so it
         runs on over the next clauses while they speak in the first or second person (某, 吾子, 敢, 請,
@@ -360,7 +384,7 @@ class _Run:
         rest = [(s, e) for s, e in clauses if s >= said_until]
 
         def opens_unnamed(k: int) -> bool:
-            tokens = tokenize(text, *rest[k], self.voc) if k < len(rest) else []
+            tokens = tokenize(text, *rest[k], self.voc, self.names) if k < len(rest) else []
             return bool(tokens) and ACTOR not in tokens[0].kinds
 
         def speaks(k: int) -> bool:
@@ -400,8 +424,8 @@ class _Run:
             if out and self._names_meet(text, cs):
                 ps, pe = out[-1]
                 edge = 2 * self.voc.max_len  # the two tokens either side of the cut are all that matter
-                before = tokenize(text, max(ps, pe - edge), pe, self.voc)
-                after = tokenize(text, cs, min(ce, cs + edge), self.voc)
+                before = tokenize(text, max(ps, pe - edge), pe, self.voc, self.names)
+                after = tokenize(text, cs, min(ce, cs + edge), self.voc, self.names)
                 named_both = bool(before and after) and ACTOR in before[-1].kinds and ACTOR in after[0].kinds
                 if named_both and pe == cs and cs not in starts and before[-1].text != after[0].text \
                         and (len(before) == 1 or not before[-2].kinds & {VERB, OTHERV}):  # not 獻眾賓|眾賓之長升
@@ -435,10 +459,10 @@ class _Run:
         edge = 2 * self.voc.max_len
         if self.x.normalise("命") not in text[max(before[0], before[1] - edge):before[1]]:
             return False  # the usual case, without tokenising: no 命 near the cut
-        last = tokenize(text, max(before[0], before[1] - edge), before[1], self.voc)
+        last = tokenize(text, max(before[0], before[1] - edge), before[1], self.voc, self.names)
         if len(last) < 2 or last[-2].lemma != "命" or ACTOR not in last[-1].kinds:
             return False
-        nxt = tokenize(text, at, min(end, at + edge), self.voc)
+        nxt = tokenize(text, at, min(end, at + edge), self.voc, self.names)
         return bool(nxt) and not nxt[0].kinds & {SAY, LIKE} and nxt[0].text != last[-1].text
 
     def _led_cut(self, text: str, before: Span, at: int, end: int) -> bool:
@@ -446,7 +470,7 @@ class _Run:
         every time (賓厭介，入門左; 介厭眾賓，入)."""
         if not text[before[0]:before[1]].rstrip().endswith(self.x.normalise("厭")):
             return False
-        first = tokenize(text, at, min(end, at + 2 * self.voc.max_len), self.voc)
+        first = tokenize(text, at, min(end, at + 2 * self.voc.max_len), self.voc, self.names)
         return bool(first) and ACTOR in first[0].kinds
 
     def _names_meet(self, text: str, at: int) -> bool:

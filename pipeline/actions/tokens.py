@@ -42,14 +42,19 @@ def _match(text: str, i: int, end: int, voc: Vocabulary) -> int:
     return 0
 
 
-def tokenize(text: str, start: int, end: int, voc: Vocabulary) -> list[Token]:
-    """Tokens of ``text[start:end]`` (a normalised view), offsets in the view's coordinates."""
+def tokenize(text: str, start: int, end: int, voc: Vocabulary, names: Optional[dict[int, int]] = None) -> list[Token]:
+    """Tokens of ``text[start:end]`` (a normalised view), offsets in the view's coordinates.
+    ``names``: start → end of participants the lexicon lacks, read by the span model."""
     out: list[Token] = []
     i = start
     while i < end:
         ch = text[i]
         if ch.isspace():
             i += 1
+            continue
+        if names and i in names and names[i] <= end:
+            out.append(Token(i, names[i], text[i:names[i]], frozenset({"ACTOR"})))
+            i = names[i]
             continue
         if ch == "、":
             out.append(Token(i, i + 1, ch, frozenset({AND, PUNCT})))
