@@ -15,7 +15,12 @@ How a document is read
   sentence-level splitter still gives clauses; in unpunctuated text the clause analyser
   (:mod:`pipeline.actions.clause`) splits a long clause where a participant starts a new predicate.
   The given spans are not used: the analyser matches the lexicon itself (tagged spans may be
-  imperfect and the roles need more than labels: 以, 于, 自, 皆, 不 …).
+  imperfect and the roles need more than labels: 以, 于, 自, 皆, 不 …), with one exception: with
+  ``model_names`` (``[actions] model_names``, on by default) an ACTOR span whose words the lexicon
+  does not know as a participant (the span model's reading of a name the lexicon lacks: 主婦, 宗人
+  in a chapter it never saw) is a participant token, unless it ends on a thing or place (眾弓矢),
+  is what a definition is about (方明者，木也), opens with a causative (使人) or is a single
+  character the vocabulary knows otherwise.
 * Quoted speech 「…」 / “…” / 『…』 yields nothing. Unquoted speech after 曰 runs to the end of the
   sentence (punctuated text) or of the clause (unpunctuated text; the next clause where the 斷句 cut
   right after 曰), and on over clauses that speak in the first or second person (某, 吾子, 敢).

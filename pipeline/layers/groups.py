@@ -6,7 +6,8 @@ start (evidence ``layout``). The 疏 head then fixes what it cites (evidence ``a
 paragraph that opens with the head's 注 citation is 注 and the one before it 經; the paragraph
 that opens with its 經 citation is 經. A 注 citation found after a sentence end inside a 經
 paragraph splits it (a short 注 printed in the 經's paragraph); so does the head's 經 end Y
-when the 經 paragraph goes on after it and no 注 paragraph follows.
+when the 經 paragraph goes on after it and no 注 paragraph follows. Where the edition's own tags
+print a 注 as a second 經 paragraph right before its 疏 (:func:`zhu_tagged_jing`), it is 注.
 """
 
 from __future__ import annotations
