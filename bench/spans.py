@@ -86,6 +86,31 @@ def _ablated_lexicon(held_out: str, folder: Path) -> Path:
     return folder
 
 
+def _process(processor, text: str, names=()) -> dict[str, Any]:
+    """``processor.process`` of one 經 passage, its tuples read with the document's ``names`` too."""
+    extract = processor.extractor.extract
+    if names:
+        processor.extractor.extract = lambda passages: extract(passages, names)
+    try:
+        return processor.process({"text": text, "meta": {"layer": "JING"}})
+    finally:
+        processor.extractor.extract = extract
+
+
+def _chapter_names(processor, texts: list[str]) -> frozenset:
+    """The names the span model reads in any of ``texts`` (``ActionExtractor.document_names`` of
+    their passages): what a document of the whole chapter gives each of its passages."""
+    seen: list = []
+    extract = processor.extractor.extract
+    processor.extractor.extract = lambda passages: (seen.extend(passages), extract(passages))[1]
+    try:
+        for text in texts:
+            processor.process({"text": text, "meta": {"layer": "JING"}})
+    finally:
+        processor.extractor.extract = extract
+    return processor.extractor.document_names(seen)
+
+
 def _count(bucket: dict[str, Counter], gold, pred) -> None:
     g, p = Counter(gold), Counter(pred)
     for (s, e, label), n in g.items():
@@ -133,17 +158,21 @@ def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mod
                 _count(counts[name], p.gold, sm.combine(p.lexicon, found, mode, labels))
         char_counts[form] = {k: {lb: dict(c) for lb, c in v.items()} for k, v in counts.items()}
 
-    # the real pipeline, lexicon alone and with the fold's model
+    # the real pipeline, lexicon alone and with the fold's model; "document": the model, each passage
+    # read with the names the model reads anywhere in the chapter, as `yili process` reads a chapter
+    # file (the per-passage gold is scored passage by passage)
     pipeline: dict[str, Any] = {}
-    for name, nlp_cfg in (("lexicon", {"span_model": None}), ("model", {"span_model": str(model_dir), "span_model_mode": MODES[pipeline_mode][0],
-                                                                             "span_model_labels": MODES[pipeline_mode][1]})):
+    model_cfg = {"span_model": str(model_dir), "span_model_mode": MODES[pipeline_mode][0], "span_model_labels": MODES[pipeline_mode][1]}
+    for name, nlp_cfg in (("lexicon", {"span_model": None}), ("model", model_cfg), ("document", model_cfg)):
         processor = DocumentProcessor({**config, "nlp": {**config["nlp"], **nlp_cfg}})
         per_form = {}
         for form in FORMS:
+            texts = [variant(rec, form)[0] for rec in records]
+            names = _chapter_names(processor, texts) if name == "document" else ()
             scores = _Scores()
             for n, rec in enumerate(records):
                 text, gold_spans = variant(rec, form)
-                out = processor.process({"text": text, "meta": {"layer": "JING"}})
+                out = _process(processor, text, names)
                 scores.add(str(rec["meta"].get("doc", n)), rec.get("actions", []), out["actions"], gold_spans, out["spans"])
             per_form[form] = {"gold": scores.gold, "pred": scores.pred, "spans": {k: dict(v) for k, v in scores.span_counts.items()}}
         pipeline[name] = per_form
@@ -184,7 +213,7 @@ def aggregate(folds: list[dict[str, Any]]) -> dict[str, Any]:
                 by_mode[mode] = _label_table(pooled)
             chars[form] = by_mode
         pipe: dict[str, Any] = {}
-        for name in ("lexicon", "model"):
+        for name in ("lexicon", "model", "document"):
             per_form = {}
             for form in FORMS:
                 gold = [t for f in mine for t in f["pipeline"][name][form]["gold"]]
@@ -230,7 +259,9 @@ def markdown(result: dict[str, Any]) -> list[str]:
         for name, per_form in r["pipeline"].items():
             for form, v in per_form.items():
                 t, s = v["tuples"], v["spans"]
-                lines.append(f"| {'lexicon' if name == 'lexicon' else 'lexicon+model ' + result['pipeline_mode']} | {form} | "
+                label = {"lexicon": "lexicon", "model": "lexicon+model " + result["pipeline_mode"],
+                         "document": "lexicon+model " + result["pipeline_mode"] + ", chapter as one document"}[name]
+                lines.append(f"| {label} | {form} | "
                              f"{t['precision']:.3f} | {t['recall']:.3f} | {t['f1']:.3f} | {s['all']['precision']:.3f} | "
                              f"{s['all']['recall']:.3f} | {s['all']['f1']:.3f} | " + " | ".join(f"{s[lb]['f1']:.3f}" for lb in SPAN_LABELS) + " |")
         modes = ["lexicon", *MODES]

@@ -259,3 +259,28 @@ def test_model_names_leave_out_things_definitions_and_the_sent():
     assert actors("使人受俎，如初。", "使人")[0][0] != "使人"
     # the same spans read as names where nothing rules them out
     assert actors("佐食者盥出。", "佐食者") == [("佐食者", "盥"), ("佐食者", "出")]
+
+
+def test_a_name_read_once_holds_for_the_whole_document(tmp_path):
+    """A chapter calls its participants the same throughout, but the span model does not read
+    every mention: with 佐食 out of the lexicon, a name it read in one 經 passage of the document
+    (特牲's 佐食北面立于中庭) is 佐食 in another where it read none (佐食授挼祭)."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "佐食")), model_names=True)
+
+    def passage(text: str, *names: str) -> Passage:
+        p = Passage.from_raw(text)
+        found = [p.view.text.index(extractor.normalise(n)) for n in names]
+        p.spans = [(at, at + len(n), "ACTOR") for at, n in zip(found, names)]
+        return p
+
+    named = passage("佐食北面立于中庭。", "佐食")
+    later = "主人拜受角，尸拜送。主人退，佐食授挼祭。"
+    alone = [(a.actor, a.verb) for a in extractor.extract([passage(later)])]
+    assert ("佐食", "授") not in alone
+    together = [(a.actor, a.verb) for a in extractor.extract([named, passage(later)])]
+    assert together == [("佐食", "立"), ("主人", "拜"), ("尸", "拜"), ("主人", "退"), ("佐食", "授")]
+    # a description (立者: whoever stands) is no name of the document
+    assert extractor.document_names([passage("立者升。", "立者"), named]) == {"佐食"}

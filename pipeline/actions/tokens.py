@@ -34,7 +34,7 @@ _NAME_BREAKERS = {PREP, WITH, ZHI, SAY, PUNCT, AND}
 _FROM = "于於"
 
 
-def _match(text: str, i: int, end: int, voc: Vocabulary) -> int:
+def longest_match(text: str, i: int, end: int, voc: Vocabulary) -> int:
     """Length of the longest vocabulary word at ``i`` (0 if none)."""
     for length in range(min(voc.max_len, end - i), 0, -1):
         if text[i : i + length] in voc.kinds:
@@ -64,7 +64,7 @@ def tokenize(text: str, start: int, end: int, voc: Vocabulary, names: Optional[d
             out.append(Token(i, i + 1, ch, frozenset({PUNCT})))
             i += 1
             continue
-        length = _match(text, i, end, voc)
+        length = longest_match(text, i, end, voc)
         if length > 1:
             word = text[i : i + length]
             kinds = voc.kinds[word]
@@ -72,12 +72,12 @@ def tokenize(text: str, start: int, end: int, voc: Vocabulary, names: Optional[d
             if kinds & {"LOCATION", "OBJECT"} and not kinds & {FACING_KIND}:
                 tail = text[i + length - 1 : i + length + 1]
                 if tail in voc.kinds and voc.kinds[tail] & {FACING_KIND, ORDER}:
-                    shorter = _match(text, i, i + length - 1, voc)
+                    shorter = longest_match(text, i, i + length - 1, voc)
                     length = shorter if shorter else length - 1
         if length > 1 and "LOCATION" in voc.kinds.get(text[i : i + length], ()):
             # 賓席末 is 賓 + 席末, not 賓席 + 末: an actor first when the rest reads as a longer place
             for cut in range(1, length):
-                if "ACTOR" in voc.kinds.get(text[i : i + cut], ()) and _match(text, i + cut, end, voc) > length - cut:
+                if "ACTOR" in voc.kinds.get(text[i : i + cut], ()) and longest_match(text, i + cut, end, voc) > length - cut:
                     length = cut
                     break
         name = _name_length(text, i, end, voc)
@@ -121,7 +121,7 @@ def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
         return 0
     if text[i] == voc.zhe or text[i] in CLAUSE_MARKS:
         return 0
-    inner = _match(text, i + 1, end, voc)
+    inner = longest_match(text, i + 1, end, voc)
     if inner and "ACTOR" in voc.kinds.get(text[i + 1 : i + 1 + inner], ()):
         return 0  # 命獲者: the verb's object is a named participant
     for j in range(i + 1, min(i + 4, end)):
