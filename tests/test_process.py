@@ -282,5 +282,6 @@ def test_a_name_read_once_holds_for_the_whole_document(tmp_path):
     assert ("佐食", "授") not in alone
     together = [(a.actor, a.verb) for a in extractor.extract([named, passage(later)])]
     assert together == [("佐食", "立"), ("主人", "拜"), ("尸", "拜"), ("主人", "退"), ("佐食", "授")]
-    # a description (立者: whoever stands) is no name of the document
-    assert extractor.document_names([passage("立者升。", "立者"), named]) == {"佐食"}
+    # a description (立者: whoever stands) and a number (三獻: the third to offer, here) are no names
+    # of the document
+    assert extractor.document_names([passage("立者升。", "立者"), passage("三獻作止爵。", "三獻"), named]) == {"佐食"}

@@ -195,6 +195,9 @@ class _Pending:
     after: int  # index in the emitted list where it was seen
 
 
+#: a name that opens with a number is no name of the whole document (三獻, 二大夫)
+_NUMERALS = frozenset("一二三四五六七八九十壹貳贰參参叁两兩")
+
 #: how far a clause without a subject looks for its actor: its passage (SCHEMA), or the document
 SCOPES = ("passage", "document")
 
@@ -240,9 +243,10 @@ class ActionExtractor:
         for p in passages:
             text = p.view.text
             found.update(text[s:e] for s, e in (run._model_names(text, p.spans) or {}).items())
-        # a title, not one who is so described (射者, 立者: the one who shoots or stands there) or a
+        # a title, not one who is so described (射者, 立者: the one who shoots or stands there), a
+        # number of people or things (三獻, 一和: who they are depends on where they are written) or a
         # character that is also part of other words (人, 眾)
-        return frozenset(n for n in found if len(n) > 1 and not n.endswith(self.vocabulary.zhe))
+        return frozenset(n for n in found if len(n) > 1 and not n.endswith(self.vocabulary.zhe) and n[0] not in _NUMERALS)
 
     def extract_text(self, raw: str, start: int = 0, end: Optional[int] = None) -> list[Action]:
         """Tuples of one punctuated raw 經 text (a convenience for tools and the REPL)."""
