@@ -20,9 +20,10 @@ How a document is read
   does not know as a participant (the span model's reading of a name the lexicon lacks: 主婦, 宗人
   in a chapter it never saw) is a participant token, unless it ends on a thing or place (眾弓矢),
   is what a definition is about (方明者，木也), opens with a causative (使人) or is a single
-  character the vocabulary knows otherwise. Such a name of two characters or more, not ending in 者,
-  is a participant wherever the document writes it (:meth:`ActionExtractor.document_names`: the
-  model reads 佐食 in 10 of its 34 mentions in 特牲 when the lexicon lacks it).
+  character the vocabulary knows otherwise. Such a name of two characters or more, not ending in 者
+  nor opening with a number, is a participant wherever the document writes it
+  (:meth:`ActionExtractor.document_names`: the model reads 佐食 in 10 of its 34 mentions in 特牲
+  when the lexicon lacks it).
 * Quoted speech 「…」 / “…” / 『…』 yields nothing. Unquoted speech after 曰 runs to the end of the
   sentence (punctuated text) or of the clause (unpunctuated text; the next clause where the 斷句 cut
   right after 曰), and on over clauses that speak in the first or second person (某, 吾子, 敢).
