@@ -239,15 +239,45 @@ class ActionExtractor:
         """The names the span model read anywhere in the document (normalised), and ``names``: a
         chapter calls its participants the same throughout, and the model does not read every
         mention (佐食 in 10 of its 34 in 特牲 when the lexicon lacks it)."""
-        run = _Run(self)
         found = {self.normalise(n) for n in names}
         for p in passages:
             text = p.view.text
-            found.update(text[s:e] for s, e in (run._model_names(text, p.spans) or {}).items())
+            found.update(text[s:e] for s, e in (self._names_in(text, p.spans) or {}).items())
         # a title, not one who is so described (射者, 立者: the one who shoots or stands there), a
         # number of people or things (三獻, 一和: who they are depends on where they are written) or a
         # character that is also part of other words (人, 眾)
         return frozenset(n for n in found if len(n) > 1 and not n.endswith(self.vocabulary.zhe) and n[0] not in _NUMERALS)
+
+    def _names_in(self, text: str, spans: list[tuple[int, int, str]], known: frozenset[str] = frozenset()) -> Optional[dict[int, int]]:
+        """start → end of a passage's ACTOR spans that are no participant of the vocabulary, and
+        of the ``known`` names of its document written where no longer word or name covers them."""
+        voc = self.vocabulary
+        kinds = voc.kinds
+        spans = list(spans)
+        for name in known:
+            at = text.find(name)
+            while at >= 0:
+                end = at + len(name)
+                longer = any(longest_match(text, k, len(text), voc) > end - k for k in range(max(0, at - voc.max_len + 1), at + 1))
+                inside = [x for x in spans if x[2] == "ACTOR" and at <= x[0] and x[1] <= end]
+                crossing = any(s < end and at < e for s, e, label in spans if label == "ACTOR" and (s, e, label) not in inside)
+                if not longer and not crossing:  # a shorter span inside it (婦 of 主婦) gives way
+                    spans = [x for x in spans if x not in inside] + [(at, end, "ACTOR")]
+                at = text.find(name, at + 1)
+
+        def thing_at_end(s: int, e: int) -> bool:  # 眾弓矢: the many bows and arrows
+            return any(kinds.get(text[k:e], set()) & {"OBJECT", "LOCATION"} for k in range(s + 1, e))
+
+        def defined(e: int) -> bool:  # 方明者，木也: what a thing is, no one who acts
+            if text[e - 1] != voc.zhe:
+                return False
+            rest = text[e:e + 8]
+            return voc.ye in rest[:next((k for k, ch in enumerate(rest) if ch in SENTENCE_MARKS), len(rest))]
+
+        names = {s: e for s, e, label in spans if label == "ACTOR" and (e - s > 1 or text[s] not in kinds)
+                 and "ACTOR" not in kinds.get(text[s:e], ()) and text[s] not in voc.causatives
+                 and not thing_at_end(s, e) and not defined(e)}
+        return names or None
 
     def extract_text(self, raw: str, start: int = 0, end: Optional[int] = None) -> list[Action]:
         """Tuples of one punctuated raw 經 text (a convenience for tools and the REPL)."""
@@ -327,7 +357,7 @@ class _Run:
         self.unresolved.clear()  # the opening of a passage looks ahead only inside the passage
         self.unresolved_not = None
         self.passage_number = number
-        self.names = self._model_names(text, p.spans, known) if self.x.model_names else None
+        self.names = self.x._names_in(text, p.spans, known) if self.x.model_names else None
         speech = _speech_mask(text)
         sentences = sorted(p.sentences) or split_marks(text, 0, len(text), SENTENCE_MARKS)
         clauses: list[tuple[int, int]] = []
@@ -384,36 +414,6 @@ class _Run:
                     if not punctuated:
                         said_until = self._speech_goes_on(text, clauses, said_until)
         self.flush_pending()
-
-    def _model_names(self, text: str, spans: list[tuple[int, int, str]], known: frozenset[str] = frozenset()) -> Optional[dict[int, int]]:
-        """start → end of the passage's ACTOR spans that are no participant of the vocabulary, and
-        of the ``known`` names of its document written where no longer word or name covers them."""
-        kinds = self.voc.kinds
-        spans = list(spans)
-        for name in known:
-            at = text.find(name)
-            while at >= 0:
-                end = at + len(name)
-                longer = any(longest_match(text, k, len(text), self.voc) > end - k for k in range(max(0, at - self.voc.max_len + 1), at + 1))
-                inside = [x for x in spans if x[2] == "ACTOR" and at <= x[0] and x[1] <= end]
-                crossing = any(s < end and at < e for s, e, label in spans if label == "ACTOR" and (s, e, label) not in inside)
-                if not longer and not crossing:  # a shorter span inside it (婦 of 主婦) gives way
-                    spans = [x for x in spans if x not in inside] + [(at, end, "ACTOR")]
-                at = text.find(name, at + 1)
-
-        def thing_at_end(s: int, e: int) -> bool:  # 眾弓矢: the many bows and arrows
-            return any(kinds.get(text[k:e], set()) & {"OBJECT", "LOCATION"} for k in range(s + 1, e))
-
-        def defined(e: int) -> bool:  # 方明者，木也: what a thing is, no one who acts
-            if text[e - 1] != self.voc.zhe:
-                return False
-            rest = text[e:e + 8]
-            return self.voc.ye in rest[:next((k for k, ch in enumerate(rest) if ch in SENTENCE_MARKS), len(rest))]
-
-        names = {s: e for s, e, label in spans if label == "ACTOR" and (e - s > 1 or text[s] not in kinds)
-                 and "ACTOR" not in kinds.get(text[s:e], ()) and text[s] not in self.voc.causatives
-                 and not thing_at_end(s, e) and not defined(e)}
-        return names or None
 
     def _speech_goes_on(self, text: str, clauses: list[tuple[int, int]], said_until: int) -> int:
         """Where unquoted speech of unpunctuated text ends: the 斷句 cuts speech like narrative, so it
