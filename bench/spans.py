@@ -88,26 +88,26 @@ def _ablated_lexicon(held_out: str, folder: Path) -> Path:
 
 def _process(processor, text: str, names=()) -> dict[str, Any]:
     """``processor.process`` of one 經 passage, its tuples read with the document's ``names`` too."""
-    extract = processor.extractor.extract
+    read = processor.extractor.read
     if names:
-        processor.extractor.extract = lambda passages: extract(passages, names)
+        processor.extractor.read = lambda passages: read(passages, names)
     try:
         return processor.process({"text": text, "meta": {"layer": "JING"}})
     finally:
-        processor.extractor.extract = extract
+        processor.extractor.read = read
 
 
 def _chapter_names(processor, texts: list[str]) -> frozenset:
     """The names the span model reads in any of ``texts`` (``ActionExtractor.document_names`` of
     their passages): what a document of the whole chapter gives each of its passages."""
     seen: list = []
-    extract = processor.extractor.extract
-    processor.extractor.extract = lambda passages: (seen.extend(passages), extract(passages))[1]
+    read = processor.extractor.read
+    processor.extractor.read = lambda passages: (seen.extend(passages), read(passages))[1]
     try:
         for text in texts:
             processor.process({"text": text, "meta": {"layer": "JING"}})
     finally:
-        processor.extractor.extract = extract
+        processor.extractor.read = read
     return processor.extractor.document_names(seen)
 
 

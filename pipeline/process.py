@@ -313,7 +313,8 @@ class DocumentProcessor:
             if seg.layer in action_layers:
                 passages.append(Passage(view=view, sentences=sents, clauses=clas, spans=seg_spans))
         t4 = clock()
-        actions: list[Action] = self.extractor.extract(passages) if passages else []
+        reading = self.extractor.read(passages) if passages else None
+        actions: list[Action] = reading.actions if reading else []
         self.timings["actions"] += clock() - t4
 
         if passages:
@@ -321,7 +322,8 @@ class DocumentProcessor:
 
             tagged = [seg.layer in tag_layers for seg, _ in views if seg.layer in action_layers]
             acted_only = self.config.get("actions", {}).get("verb_spans", "acts") == "acts"
-            spans = refine_passages(text, spans, passages, tagged, actions, acted_verbs_only=acted_only)
+            spans = refine_passages(text, spans, passages, tagged, actions, acted_verbs_only=acted_only,
+                                    speech=reading.speech)
 
         out["segments"] = [s.to_dict() for s in segments]
         out["sentences"] = sentences

@@ -241,3 +241,15 @@ def test_the_order_of_a_line_hides_no_title_after_it_in_unpunctuated_text(proces
     assert actors[-1] == "賓" and "上賓" not in actors
     acts = processor.process({"text": "入升自西階北面東上工坐相者坐授瑟", "meta": {"layer": "JING"}})["actions"]
     assert ("工", "坐") in [(a["actor"], a["verb"]) for a in acts]
+
+
+
+def test_nothing_is_marked_in_unquoted_speech_of_unpunctuated_text(processor):
+    """04 p277 without its marks: the host's words after 曰 (請安于賓) have no quotation marks to
+    bound them; where the extractor reads the speech to end (the tuples yield nothing inside it),
+    nothing is marked either — the 賓 spoken of is no span, the 賓 told and the 賓 who declines are."""
+    text = "主人升復席司正洗觶升自西階阼階上北面受命于主人主人曰請安于賓司正告于賓賓禮辭許"
+    out = processor.process({"text": text, "meta": {"layer": "JING"}})
+    assert [(s["start"], s["text"]) for s in out["spans"] if s["label"] == "ACTOR"] == [
+        (0, "主人"), (5, "司正"), (21, "主人"), (23, "主人"), (30, "司正"), (34, "賓"), (35, "賓")]
+    assert ("賓", "辭") in [(a["actor"], a["verb"]) for a in out["actions"]]

@@ -114,6 +114,16 @@ from pipeline.text.view import TextView
 
 
 @dataclass
+class Reading:
+    """What :meth:`ActionExtractor.read` makes of a document's 經 passages: the tuples, and for each
+    passage the view ranges of speech written without quotation marks (告于賓曰|請射 in unpunctuated
+    text), which yields no tuple and, as speech in 「」 does, no span."""
+
+    actions: list[Action]
+    speech: list[list[tuple[int, int]]]
+
+
+@dataclass
 class Passage:
     """One 經 segment: its normalised view and the units found in it (view coordinates)."""
 
@@ -226,14 +236,19 @@ class ActionExtractor:
         """The tuples of ``passages`` (a document's 經 segments, in order). With ``scope="passage"``
         (SCHEMA section 4: the agent is the one *the passage itself* makes the agent) each passage
         is read alone; with ``"document"`` the carried actor runs on from one passage to the next."""
+        return self.read(passages, names).actions
+
+    def read(self, passages: Iterable[Passage], names: Iterable[str] = ()) -> "Reading":
+        """:meth:`extract`, with where each passage speaks without quotation marks."""
         passages = list(passages)
         names = self.document_names(passages, names) if self.model_names else frozenset()
         runs: list[_Run] = []
+        speech: list[list[tuple[int, int]]] = []
         for number, passage in enumerate(passages):
             if not runs or self.scope == "passage":
                 runs.append(_Run(self))
-            runs[-1].passage(number, passage, names)
-        return [e.action for run in runs for e in run.emitted]
+            speech.append(runs[-1].passage(number, passage, names))
+        return Reading([e.action for run in runs for e in run.emitted], speech)
 
     def document_names(self, passages: Sequence[Passage], names: Iterable[str] = ()) -> frozenset[str]:
         """The names the span model read anywhere in the document (normalised), and ``names``: a
@@ -346,11 +361,12 @@ class _Run:
         self.reverting = False
 
     # -- one passage --------------------------------------------------------------------------
-    def passage(self, number: int, p: Passage, known: frozenset[str] = frozenset()) -> None:
+    def passage(self, number: int, p: Passage, known: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
+        """Read one passage; the view ranges of its speech written without quotation marks."""
         view = p.view
         text = view.text
         if not text.strip():
-            return
+            return []
         rite = _rite_name(text, p.sentences)
         if _TITLE.search(text.strip(_TRIM)) or _JI.match(text) or rite:
             self.reset()
@@ -368,6 +384,7 @@ class _Run:
             clauses = self._join_listed(text, clauses, sentences)
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
+        spoken: list[tuple[int, int]] = []
         for at, (cs, ce) in enumerate(clauses):
             if cs < rite:
                 continue  # the rite's name (鄉射之禮。): no act
@@ -413,7 +430,10 @@ class _Run:
                     said_until = max(said_until, ce)
                     if not punctuated:
                         said_until = self._speech_goes_on(text, clauses, said_until)
+                    if say + 1 < said_until:
+                        spoken.append((say + 1, said_until))
         self.flush_pending()
+        return spoken
 
     def _speech_goes_on(self, text: str, clauses: list[tuple[int, int]], said_until: int) -> int:
         """Where unquoted speech of unpunctuated text ends: the 斷句 cuts speech like narrative, so it

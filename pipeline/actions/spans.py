@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import bisect
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 Span = tuple[int, int, str]
 
@@ -482,16 +482,32 @@ def _from_tuples(spans: list[Span], ranges: Iterable[tuple[int, int]], label: st
 
 def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] = (),
            acts: Iterable[tuple[int, int]] = (), things: Iterable[tuple[int, int]] = (),
-           places: Iterable[tuple[int, int]] = ()) -> list[Span]:
+           places: Iterable[tuple[int, int]] = (), speech: Iterable[tuple[int, int]] = ()) -> list[Span]:
     """The spans of one 經 passage (normalised view coordinates) after every rule of this module;
     ``acts`` are the view offsets of the tuples' verbs (a verb-noun is a thing only where no act is),
-    ``things`` and ``places`` those of the things the tuples handle and of their places."""
+    ``things`` and ``places`` those of the things the tuples handle and of their places, ``speech``
+    the ranges the extractor read as speech without quotation marks (unmarked, as 「…」 is)."""
     p = _Passage(text, clauses)
     out = _from_tuples(_from_tuples(sorted(spans), things, "OBJECT"), places, "LOCATION")
     out = _compounds(p, out, frozenset(acts))
     for rule in RULES:
         out = rule(p, sorted(out))
-    return _inventories(p, sorted(out), sorted(acts))
+    return _unspoken(_inventories(p, sorted(out), sorted(acts)), speech)
+
+
+def _unspoken(spans: list[Span], speech: Iterable[tuple[int, int]]) -> list[Span]:
+    """Nothing is marked in speech the quotation marks do not bound (主人曰請射于賓|賓許 read
+    unpunctuated: the first 賓 is spoken of, GUIDE §2); ``speech`` from the extractor's reading."""
+    ranges = sorted(speech)
+    if not ranges:
+        return spans
+    starts = [s for s, _e in ranges]
+
+    def spoken(s: int, e: int) -> bool:
+        i = bisect.bisect_right(starts, e - 1) - 1
+        return i >= 0 and ranges[i][1] > s and ranges[i][0] < e
+
+    return [sp for sp in spans if not spoken(sp[0], sp[1])]
 
 
 def _inventories(p: _Passage, spans: list[Span], acts: Sequence[tuple[int, int]]) -> list[Span]:
@@ -567,8 +583,10 @@ def _open_things(actions: Iterable[Any]) -> list[tuple[int, int]]:
 
 
 def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[Any], tagged: Sequence[bool],
-                    actions: Iterable[Any] = (), acted_verbs_only: bool = True) -> list[dict[str, Any]]:
-    """``spans`` (raw offsets) with those of every tagged passage replaced by its refined spans.
+                    actions: Iterable[Any] = (), acted_verbs_only: bool = True,
+                    speech: Optional[Sequence[Iterable[tuple[int, int]]]] = None) -> list[dict[str, Any]]:
+    """``spans`` (raw offsets) with those of every tagged passage replaced by its refined spans;
+    ``speech``: per passage, the view ranges of unquoted speech (:class:`~pipeline.actions.extractor.Reading`).
 
     With ``acted_verbs_only`` a VERB span of a passage is kept only where a tuple's verb is. The
     lexicon marks every closed-list verb character; SCHEMA's VERB is the act performed, one span per
@@ -585,7 +603,7 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
     acted = set(verbs_at)
     ranges: list[tuple[int, int]] = []
     fresh: list[dict[str, Any]] = []
-    for passage, is_tagged in zip(passages, tagged):
+    for n, (passage, is_tagged) in enumerate(zip(passages, tagged)):
         view = passage.view
         if not is_tagged or not view.text:
             continue
@@ -594,7 +612,8 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
         acts = _acts_in_view(view, verbs_at, lo, hi)
         things = _acts_in_view(view, things_at, lo, hi)
         places = _acts_in_view(view, places_at, lo, hi)
-        for s, e, label in refine(view.text, passage.spans, passage.clauses, acts, things, places):
+        spoken = speech[n] if speech is not None else ()
+        for s, e, label in refine(view.text, passage.spans, passage.clauses, acts, things, places, spoken):
             rs, re_ = view.to_raw(s, e)
             if label == "VERB" and acted_verbs_only and (rs, re_) not in acted:
                 continue
