@@ -253,3 +253,18 @@ def test_nothing_is_marked_in_unquoted_speech_of_unpunctuated_text(processor):
     assert [(s["start"], s["text"]) for s in out["spans"] if s["label"] == "ACTOR"] == [
         (0, "主人"), (5, "司正"), (21, "主人"), (23, "主人"), (30, "司正"), (34, "賓"), (35, "賓")]
     assert ("賓", "辭") in [(a["actor"], a["verb"]) for a in out["actions"]]
+
+
+def test_the_lie_of_things_an_alignment_or_an_extent_is_no_part_of_the_place_in_unpunctuated_text(processor):
+    """04 p17, 05 p438, 05 p20, 15 p69 without their marks: 東肆 / 南順 / 東首 are the way things lie,
+    南當洗 the line they are set on, 南北以堂深 a measure — none of them is part of the place before
+    them (with the marks, 禁南，東肆, the comma keeps them apart)."""
+    def places(text):
+        return spans(processor, text, "LOCATION")
+
+    out = processor.process({"text": "尊兩壺于房戶間斯禁有玄酒在西設篚于禁南東肆加二勺于兩壺", "meta": {"layer": "JING"}})
+    assert [s["text"] for s in out["spans"] if s["label"] == "LOCATION"] == ["房戶間", "西", "禁南", "兩壺"]
+    assert ("設", "禁南") in [(a["verb"], a["location"]) for a in out["actions"]]
+    assert places("乃設楅于中庭南當洗東肆") == ["中庭", "當洗"]
+    assert places("設洗于阼階東南南北以堂深東西當東榮水在洗東") == ["阼階東南", "當東榮", "洗東"]
+    assert places("棜在其南南順實獸于其上東首") == ["其南", "其上"]

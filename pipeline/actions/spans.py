@@ -49,7 +49,7 @@ _CHAR_CLASSES: dict[str, str] = {
     "gear": "決遂拾", "gear_before": "不袒襲", "gear_list": "決遂拾、", "in_turn_before": "取發",
     "holder_before": "設退奉執取與及、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
-    "measures": "步笴等尺丈寸", "assistant_before": "一二三四作", "facing_after": "面上",
+    "measures": "步笴等尺丈寸", "assistant_before": "一二三四作", "facing_after": "面上肆順括首當", "lie_after": "肆順括首",
     "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折",
 }
 #: single words
@@ -61,7 +61,8 @@ _WORDS: dict[str, str] = {
 }
 #: sets of words
 _WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winners": ("勝者", "不勝者"), "only_after_place_words": ("序", "次"),
-                                          "persons_counted": ("一人", "二人", "三人", "四人")}
+                                          "persons_counted": ("一人", "二人", "三人", "四人"),
+                                          "extents": ("南北", "東西")}
 
 
 @lru_cache(maxsize=1)
@@ -286,12 +287,18 @@ def _places(p: _Passage, spans: list[Span]) -> list[Span]:
     thing_ends = {e for _s, e, label in spans if label == "OBJECT"}
 
     def direction_at(i: int, linked: bool = False) -> int:
-        """End of an uncovered direction (1–2 characters) at ``i`` that is no facing or order, nor,
+        """End of an uncovered direction (1–2 characters) at ``i`` that is no facing or order
+        (北面, 東上), no lie of things (東肆, 南順, 北括, 東首: 篚在洗西南肆 is 洗西 then 南肆), no
+        alignment (中庭南當洗: 南 goes with 當), no extent (南北以堂深: two opposite directions) nor,
         unless 之 links it (大夫之右拜送), the way a move goes (由其位南進: 南 goes with 進)."""
         k = i
         while k < len(t) and k - i < 2 and not cov[k] and t[k] in c["directions"]:
             k += 1
+        if k - i == 2 and k < len(t) and t[k] in c["lie_after"]:
+            k -= 1
         if k == i or (k < len(t) and (t[k] in c["facing_after"] or (k in verb_starts and not linked))):
+            return i
+        if t[i:k] in c["extents"]:
             return i
         return k
 
