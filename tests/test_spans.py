@@ -268,3 +268,13 @@ def test_the_lie_of_things_an_alignment_or_an_extent_is_no_part_of_the_place_in_
     assert places("乃設楅于中庭南當洗東肆") == ["中庭", "當洗"]
     assert places("設洗于阼階東南南北以堂深東西當東榮水在洗東") == ["阼階東南", "當東榮", "洗東"]
     assert places("棜在其南南順實獸于其上東首") == ["其南", "其上"]
+
+
+def test_an_inventory_cut_item_by_item_by_the_duanju_is_not_marked(processor):
+    """05 p1024 and 04's 記 without their marks: the 斷句 cuts the list whose 、 is lost item by
+    item (折脊|脅|肺|臑), and three such clauses in a row of a sentence with no act are an inventory,
+    as 脊、脅、肺 is with its marks; two (尊|綌冪, what 05 p892 sets out) are not."""
+    assert spans(processor, "獲者之俎折脊脅肺臑", "OBJECT") == ["俎"]
+    things = spans(processor, "賓俎脊脅肩肺主人俎脊脅臂肺介俎脊脅肫胳肺肺皆離皆右體進腠", "OBJECT")
+    assert not {"脊", "脅"} & set(things) and things.count("俎") == 3
+    assert spans(processor, "尊綌冪賓至徹之", "OBJECT") == ["尊", "綌冪"]

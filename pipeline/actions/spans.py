@@ -89,11 +89,13 @@ _CLAUSE_ENDS = frozenset("，。；：︰！？,.;:!?○")
 class _Passage:
     """The view text, its clause boundaries and which characters the current spans cover."""
 
-    def __init__(self, text: str, clauses: Sequence[tuple[int, int]]):
+    def __init__(self, text: str, clauses: Sequence[tuple[int, int]], sentences: Sequence[tuple[int, int]] = ()):
         self.text = text
         self.bounds = {0, len(text)}
         for s, e in clauses:
             self.bounds.update((s, e))
+        #: where the 斷句 starts a sentence, for text without marks (punctuated text has its own)
+        self.sentence_starts = sorted({0} | {s for s, _e in sentences})
 
     def boundary_before(self, i: int) -> bool:
         """A clause starts at ``i`` (punctuation or the 斷句 of unpunctuated text)."""
@@ -489,12 +491,14 @@ def _from_tuples(spans: list[Span], ranges: Iterable[tuple[int, int]], label: st
 
 def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] = (),
            acts: Iterable[tuple[int, int]] = (), things: Iterable[tuple[int, int]] = (),
-           places: Iterable[tuple[int, int]] = (), speech: Iterable[tuple[int, int]] = ()) -> list[Span]:
+           places: Iterable[tuple[int, int]] = (), speech: Iterable[tuple[int, int]] = (),
+           sentences: Sequence[tuple[int, int]] = ()) -> list[Span]:
     """The spans of one 經 passage (normalised view coordinates) after every rule of this module;
     ``acts`` are the view offsets of the tuples' verbs (a verb-noun is a thing only where no act is),
     ``things`` and ``places`` those of the things the tuples handle and of their places, ``speech``
-    the ranges the extractor read as speech without quotation marks (unmarked, as 「…」 is)."""
-    p = _Passage(text, clauses)
+    the ranges the extractor read as speech without quotation marks (unmarked, as 「…」 is),
+    ``sentences`` the passage's sentences (what the 斷句 found where the text has no marks)."""
+    p = _Passage(text, clauses, sentences)
     out = _from_tuples(_from_tuples(sorted(spans), things, "OBJECT"), places, "LOCATION")
     out = _compounds(p, out, frozenset(acts))
     for rule in RULES:
@@ -522,22 +526,42 @@ def _inventories(p: _Passage, spans: list[Span], acts: Sequence[tuple[int, int]]
     inventory: its things are not marked (GUIDE §2: the contents of a 俎 are not annotated). In a
     sentence with an act the list is what is handled (薦兩豆，葵菹、蝸醢). Linear in the passage."""
     c, t = _chars(), p.text
-    sentence_starts = [0] + [i + 1 for i, ch in enumerate(t) if ch in _SENTENCE_ENDS]
+    marked = any(ch in _CLAUSE_ENDS for ch in t)
+    if marked:  # a clause ends at its mark
+        sentence_starts = [0] + [i + 1 for i, ch in enumerate(t) if ch in _SENTENCE_ENDS]
+        starts = [0] + [i + 1 for i, ch in enumerate(t) if ch in _CLAUSE_ENDS]
+        ends = [s - 1 for s in starts[1:]] + [len(t)]
+    else:  # the 斷句's clauses and sentences: a clause ends where the next starts
+        sentence_starts = p.sentence_starts
+        starts = sorted(p.bounds - {len(t)})
+        ends = starts[1:] + [len(t)]
 
     def sentence_of(i: int) -> int:
         return sentence_starts[bisect.bisect_right(sentence_starts, i) - 1]
 
     acted_sentences = {sentence_of(s) for s, _e in acts}
-    starts = [0] + [i + 1 for i, ch in enumerate(t) if ch in _CLAUSE_ENDS]
-    ends = starts[1:] + [len(t) + 1]
     by_clause: dict[int, list[Span]] = {}
     k = 0
     for sp in spans:
         while ends[k] <= sp[0]:
             k += 1
-        if sp[1] <= ends[k] - 1:
+        if sp[1] <= ends[k]:
             by_clause.setdefault(k, []).append(sp)
-    listed = {k: _only_listed(t, starts[k], ends[k] - 1, inside, c) for k, inside in by_clause.items()}
+    listed = {k: _only_listed(t, starts[k], ends[k], inside, c) for k, inside in by_clause.items()}
+    if not marked:
+        # the 斷句 cuts a list whose 、 is lost item by item (脊|脅|肩|肺): three or more clauses of
+        # nothing but things in a row, in one sentence, are the items of a list (two are often
+        # what the sentence sets out: 尊|綌冪, 兩壺|斯禁); a clause of one or two unmarked characters
+        # among them is an item the lexicon lacks (肩, 臑)
+        alone = {k for k, inside in by_clause.items() if _only_things(t, starts[k], ends[k], inside, c)}
+        items = alone | {k for k in range(len(starts)) if k not in by_clause and 0 < ends[k] - starts[k] <= 2}
+        run: list[int] = []
+        for k in sorted(items) + [-2]:
+            if run and (k != run[-1] + 1 or sentence_of(starts[k]) != sentence_of(starts[run[0]])):
+                if len(run) >= 3 and len(alone.intersection(run)) >= 2:
+                    listed.update(dict.fromkeys(alone.intersection(run), True))
+                run = []
+            run.append(k)
     out: list[Span] = []
     k = 0
     for s, e, label in spans:
@@ -547,6 +571,16 @@ def _inventories(p: _Passage, spans: list[Span], acts: Sequence[tuple[int, int]]
             continue
         out.append((s, e, label))
     return out
+
+
+def _only_things(t: str, lo: int, hi: int, inside: list[Span], c: dict[str, Any]) -> bool:
+    """Is ``t[lo:hi]`` nothing but things (a jointed 折 or a count may open it)?"""
+    if not inside or any(label != "OBJECT" for _s, _e, label in inside):
+        return False
+    covered = bytearray(hi - lo)
+    for s, e, _label in inside:
+        covered[s - lo:e - lo] = b"\x01" * (e - s)
+    return all(covered[i] or (i == 0 and (t[lo] in c["jointed"] or t[lo] in c["numerals"])) for i in range(hi - lo))
 
 
 def _only_listed(t: str, lo: int, hi: int, inside: list[Span], c: dict[str, Any]) -> bool:
@@ -620,7 +654,8 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
         things = _acts_in_view(view, things_at, lo, hi)
         places = _acts_in_view(view, places_at, lo, hi)
         spoken = speech[n] if speech is not None else ()
-        for s, e, label in refine(view.text, passage.spans, passage.clauses, acts, things, places, spoken):
+        for s, e, label in refine(view.text, passage.spans, passage.clauses, acts, things, places, spoken,
+                                  passage.sentences):
             rs, re_ = view.to_raw(s, e)
             if label == "VERB" and acted_verbs_only and (rs, re_) not in acted:
                 continue
