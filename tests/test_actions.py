@@ -1057,6 +1057,21 @@ def test_cut_after_the_place_a_participant_after_a_facing_opens_an_act(extractor
     check(r.get("受"), actor="侯氏")
 
 
+def test_cut_before_the_thing_the_participant_after_it_opens_an_act(extractor):
+    # 10 p74 (侯氏升致命。王撫玉。侯氏降自西階…): the 斷句 cut 玉 off 王撫, so the clause opens on a
+    # thing; the participant after it is the subject of what follows, not the king carried on
+    r = run_cut(extractor, "10", 74, "侯氏升|致命王撫|玉侯氏降自西階|東面授宰幣|西階前再拜稽首|以馬出|授人九馬隨之。")
+    for verb in ("降", "授", "拜", "稽首", "出"):
+        check(r.get(verb), actor="侯氏")
+
+
+def test_cut_a_name_in_zhe_does_not_take_the_act_written_before_it(extractor):
+    # 05 p818 (長受酬，酬者不拜，乃飲): without the comma 酬酬者 is the act 酬, then the name 酬者
+    r = run_cut(extractor, "05", 818, "長受酬酬者不拜|乃飲|卒觶以實之。")
+    for verb in ("拜", "飲", "卒"):
+        check(r.get(verb), actor="酬者")
+
+
 def test_cut_command_stays_with_what_it_commands(extractor):
     # 07 p449: the 斷句 cut 命三耦 from what they are bidden to do; the taking of arrows is commanded,
     # not done, and 皆 after the command is the three pairs'

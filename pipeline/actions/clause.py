@@ -409,6 +409,14 @@ class _Walk:
             self._close()
             self._new_piece(span)
             return j
+        if not self.verb_seen and self.subject is None and i > self.piece_start \
+                and all(self.kinds(x) & {OBJECT} and not self.kinds(x) & {VERB, OTHERV, ACTOR}
+                        for x in range(self.piece_start, i)) and self._predicate_follows(j):
+            # 王撫|玉侯氏降自西階 (王撫玉。侯氏降…, cut after 撫 by the 斷句): a thing before a
+            # participant and its predicate is the last clause's, and the participant opens the act
+            self._close()
+            self._new_piece(span)
+            return j
         if not self.verb_seen and self.subject is None and self._stranger_before(i):
             self.verb_seen = True  # 遂以比三耦: after an unknown verb a participant is its object
             return j

@@ -121,6 +121,8 @@ def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
         return 0
     if text[i] == voc.zhe or text[i] in CLAUSE_MARKS:
         return 0
+    if i + 1 < end and text[i + 1] == text[i]:
+        return 0  # 長受酬酬者不拜 without its marks: the name is 酬者, the first 酬 is the act before it
     inner = longest_match(text, i + 1, end, voc)
     if inner and "ACTOR" in voc.kinds.get(text[i + 1 : i + 1 + inner], ()):
         return 0  # 命獲者: the verb's object is a named participant
