@@ -509,7 +509,12 @@ def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] 
 def _unspoken(spans: list[Span], speech: Iterable[tuple[int, int]]) -> list[Span]:
     """Nothing is marked in speech the quotation marks do not bound (主人曰請射于賓|賓許 read
     unpunctuated: the first 賓 is spoken of, GUIDE §2); ``speech`` from the extractor's reading."""
-    ranges = sorted(speech)
+    ranges: list[tuple[int, int]] = []
+    for s, e in sorted(speech):  # merged, so that the one range a span may meet is found by bisection
+        if ranges and s <= ranges[-1][1]:
+            ranges[-1] = (ranges[-1][0], max(ranges[-1][1], e))
+        else:
+            ranges.append((s, e))
     if not ranges:
         return spans
     starts = [s for s, _e in ranges]
