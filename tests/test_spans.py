@@ -243,7 +243,6 @@ def test_the_order_of_a_line_hides_no_title_after_it_in_unpunctuated_text(proces
     assert ("工", "坐") in [(a["actor"], a["verb"]) for a in acts]
 
 
-
 def test_nothing_is_marked_in_unquoted_speech_of_unpunctuated_text(processor):
     """04 p277 without its marks: the host's words after 曰 (請安于賓) have no quotation marks to
     bound them; where the extractor reads the speech to end (the tuples yield nothing inside it),
