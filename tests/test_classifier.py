@@ -176,9 +176,12 @@ def test_shipped_model_is_small_and_has_a_card():
 
 def test_splitter_finds_the_jing_zhu_seam_of_a_seed_004_line(shipped):
     # 覲禮: 經 「奉束帛，匹馬卓上，九馬隨之，中庭西上，奠幣，再拜稽首。」 then 鄭注 「卓，讀如卓王孫之卓…」
+    # with the classifier scoring the pieces, as `yili process` always calls it (the character CRF
+    # alone, a fallback nothing in the pipeline uses, reads this line whole as 注 since the
+    # retraining of 2026-11-27)
     line = line_starting("004", "奉束帛,匹马卓上")
     seam = line.index("卓,读如")
-    runs = shipped.splitter_.predict(line)
+    runs = shipped.splitter_.predict(line, classifier=shipped)
     assert runs[0][2] == "JING"
     assert any(layer == "ZHU" and abs(start - seam) <= 3 for start, _end, layer in runs)
 
@@ -486,6 +489,23 @@ def test_a_note_on_the_readings_stays_in_its_zhu(shipped):
     assert seam_bounds("主人升今文升为登", "JING", "ZHU") == (0, 3)
     assert seam_bounds("主人升宾升", "ZHU", "JING") == (0, 5)
     assert seam_bounds("今文升为登", "ZHU", "SHU") == (0, 5)
+
+
+
+def test_a_citation_of_another_text_is_the_zhu_s_own():
+    # 士虞禮, 四庫: the 注 「將入臨之位。士喪禮：賓繼兄弟北上…」 ends in a quotation of 士喪禮 that reads
+    # like 經; the seam falls past the title and two characters of what it quotes
+    from pipeline.layers.seams import seam_bounds
+
+    run = "将入临之位士丧礼宾继兄弟北上门东北面西上主人出即位"
+    assert seam_bounds(run, "ZHU", "JING") == (run.index("士丧礼") + 5, len(run))
+    # 周禮膳夫品嘗食 (士相見禮's 注), 曲禮曰, 鄉飲酒曰, 舊說云: a 經 that a 注 follows ends before them
+    for zhu in ("周礼膳夫品尝食", "曲礼曰主人敬宾则先拜宾", "乡饮酒曰当西序东面", "旧说云宾入户"):
+        assert seam_bounds("主人升" + zhu, "JING", "ZHU") == (0, 3), zhu
+    # a 經 opening with its own chapter's title (覲禮。至于郊); 大射正, 特牲饋食之禮 and 有司徹 are no citations
+    assert seam_bounds("觐礼至于郊", "JING", "ZHU") == (0, 5)
+    for jing in ("大射正摈", "特牲馈食之礼", "有司彻埽堂"):
+        assert seam_bounds(jing + "今文", "JING", "ZHU") == (0, len(jing)), jing
 
 
 def test_the_pipeline_holds_known_seams_to_the_duandju_model_unless_told_not_to():

@@ -618,6 +618,16 @@ _NAMES: Optional[frozenset[str]] = None
 #: 鄭玄's notes on the text's readings (今文X為Y, 古文X作Y, 今文無X): only a 注 writes them
 _READING_NOTE = re.compile("[今古]文")
 _NOTE_VERB = re.compile("[为作无]")
+#: 鄭玄 citing another text: a chapter of the 儀禮 by its title, or a book or chapter with 曰 / 云
+#: (士喪禮賓繼兄弟北上…, 周禮膳夫品嘗食, 曲禮曰…, 鄉飲酒曰…, 詩云…), or another reading (舊說云, 或曰).
+#: In the corpus's 經 a title stands only at the head of its own chapter (覲禮。至于郊) and none of
+#: these with 曰 / 云 at all; 有司徹 is left out, the 經 writes it as an act.
+_CITATION = re.compile(fold_script(
+    "(?:士冠禮|士昏禮|士相見禮|鄉飲酒禮|鄉射禮|燕禮|大射儀|聘禮|公食大夫禮|覲禮|士喪禮|既夕禮|士虞禮|特牲饋食禮"
+    "|少牢饋食禮|周禮|禮記|(?:曲禮|檀弓|王制|月令|郊特牲|玉藻|明堂位|雜記|喪大記|祭統|祭義|內則|少儀|大射|特牲|少牢"
+    "|既夕|鄉飲酒|鄉射|士冠|士昏|聘|燕|士喪|士虞|公食|覲|記|春秋傳|詩|書|論語|爾雅|孝經|易|舊說|或)[曰云])"))
+#: how many characters of the quotation a citation carries into the 注 at least
+CITATION_QUOTE = 2
 
 
 def seam_bounds(han: str, first: str, last: str) -> tuple[int, int]:
@@ -626,16 +636,26 @@ def seam_bounds(han: str, first: str, last: str) -> tuple[int, int]:
 
     A note on the readings (今文揖為升, 古文壹皆作一, 今文司馬師無司馬) is the 注's own: the 注
     runs at least one character past the 為 / 作 / 無 of its last such note (four past 今文 when
-    none follows), and a 經 ends before the first. A run without such a note: (0, len(han)).
+    none follows), and a 經 ends before the first. So is a citation of another text
+    (:data:`_CITATION`): the 注 runs ``CITATION_QUOTE`` characters past its last one at least, and a
+    經 ends before the first (a title opening a 經 → 注 run is its own chapter's head). A run with
+    neither: (0, len(han)).
     """
     n = len(han)
-    notes = [m.start() for m in _READING_NOTE.finditer(han)]
-    if not notes or {first, last} != {"JING", "ZHU"}:
+    if {first, last} != {"JING", "ZHU"}:
         return 0, n
+    notes = [m.start() for m in _READING_NOTE.finditer(han)]
+    cites = [m for m in _CITATION.finditer(han) if m.start() > 0 or first == "ZHU"]
+    lo, hi = 0, n
     if first == "ZHU":
-        verb = _NOTE_VERB.search(han, notes[-1] + 2, notes[-1] + 10)
-        return min(verb.end() + 1 if verb else notes[-1] + 4, n), n
-    return 0, notes[0]
+        if notes:
+            verb = _NOTE_VERB.search(han, notes[-1] + 2, notes[-1] + 10)
+            lo = min(verb.end() + 1 if verb else notes[-1] + 4, n)
+        if cites:
+            lo = max(lo, min(cites[-1].end() + CITATION_QUOTE, n))
+        return lo, n
+    starts = notes + [m.start() for m in cites]
+    return 0, min(starts) if starts else n
 
 
 def _shu_heads(texts: Sequence[str]) -> set[int]:
