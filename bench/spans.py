@@ -88,13 +88,7 @@ def _ablated_lexicon(held_out: str, folder: Path) -> Path:
 
 def _process(processor, text: str, names=()) -> dict[str, Any]:
     """``processor.process`` of one 經 passage, its tuples read with the document's ``names`` too."""
-    read = processor.extractor.read
-    if names:
-        processor.extractor.read = lambda passages: read(passages, names)
-    try:
-        return processor.process({"text": text, "meta": {"layer": "JING"}})
-    finally:
-        processor.extractor.read = read
+    return processor.process({"text": text, "meta": {"layer": "JING"}}, names)
 
 
 def _chapter_names(processor, texts: list[str]) -> frozenset:
@@ -102,7 +96,7 @@ def _chapter_names(processor, texts: list[str]) -> frozenset:
     their passages): what a document of the whole chapter gives each of its passages."""
     seen: list = []
     read = processor.extractor.read
-    processor.extractor.read = lambda passages: (seen.extend(passages), read(passages))[1]
+    processor.extractor.read = lambda passages, *args: (seen.extend(passages), read(passages, *args))[1]
     try:
         for text in texts:
             processor.process({"text": text, "meta": {"layer": "JING"}})

@@ -251,7 +251,10 @@ class DocumentProcessor:
                 segments = self.layer_model.resolve_segments(text, segments, result.removed)
         return result.layout, segments, result.removed
 
-    def process(self, record: dict[str, Any]) -> dict[str, Any]:
+    def process(self, record: dict[str, Any], names: Iterable[str] = ()) -> dict[str, Any]:
+        """One record through every stage. ``names``: participants the record's document calls so
+        elsewhere (:meth:`~pipeline.actions.ActionExtractor.document_names` of its other passages),
+        for a record that is one passage of a longer document."""
         from pipeline.actions import Passage
         from pipeline.text.normalise import segment_view
         from pipeline.text.sentences import split_units
@@ -313,7 +316,7 @@ class DocumentProcessor:
             if seg.layer in action_layers:
                 passages.append(Passage(view=view, sentences=sents, clauses=clas, spans=seg_spans))
         t4 = clock()
-        reading = self.extractor.read(passages) if passages else None
+        reading = self.extractor.read(passages, names) if passages else None
         actions: list[Action] = reading.actions if reading else []
         self.timings["actions"] += clock() - t4
 

@@ -285,3 +285,20 @@ def test_a_name_read_once_holds_for_the_whole_document(tmp_path):
     # a description (立者: whoever stands) and a number (三獻: the third to offer, here) are no names
     # of the document
     assert extractor.document_names([passage("立者升。", "立者"), passage("三獻作止爵。", "三獻"), named]) == {"佐食"}
+
+
+
+def test_a_passage_processed_alone_reads_its_document_s_names(tmp_path):
+    """``DocumentProcessor.process(record, names)``: a passage taken out of its document (as the
+    evaluations read the gold) gets the names the document's other passages give it. With 佐食 out
+    of the lexicon and no span model, nothing in 特牲's 主人退，佐食授挼祭 reads it as a name."""
+    from pipeline.config import load_config
+    from pipeline.process import DocumentProcessor
+
+    lexicon = str(_lexicon_without(tmp_path, "佐食"))
+    processor = DocumentProcessor(load_config(overrides={"paths": {"lexicon": lexicon}, "nlp": {"span_model": None}}))
+    record = {"text": "主人拜受角，尸拜送。主人退，佐食授挼祭。", "meta": {"layer": "JING"}}
+    alone = [(a["actor"], a["verb"]) for a in processor.process(record)["actions"]]
+    named = [(a["actor"], a["verb"]) for a in processor.process(record, names=["佐食"])["actions"]]
+    assert alone == [("主人", "拜"), ("尸", "拜"), ("主人", "退"), ("主人", "授")]
+    assert named == [("主人", "拜"), ("尸", "拜"), ("主人", "退"), ("佐食", "授")]
