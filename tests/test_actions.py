@@ -1072,6 +1072,16 @@ def test_cut_a_name_in_zhe_does_not_take_the_act_written_before_it(extractor):
         check(r.get(verb), actor="酬者")
 
 
+def test_cut_all_after_a_second_standing_participant_is_both(extractor):
+    # 05 p675 (賓堂西，主人堂東，皆釋弓矢，襲): the 斷句 joined 主人堂東 to its 皆; each stood in his
+    # place and 皆 is both of them, as punctuated; 主人 alone with 皆 and no one standing before stays 主人
+    r = run_cut(extractor, "05", 675, "賓堂西|主人堂東皆釋弓矢|襲|及階揖|升堂|揖就席。")
+    for verb in ("釋", "襲", "揖", "升", "就"):
+        assert all(a.actor is None for a in r.all(verb)), verb
+    alone = Run("主人堂東皆釋弓矢。", extractor.extract([Passage.from_raw("主人堂東皆釋弓矢。")]))
+    check(alone.get("釋"), actor="主人")
+
+
 def test_cut_command_stays_with_what_it_commands(extractor):
     # 07 p449: the 斷句 cut 命三耦 from what they are bidden to do; the taking of arrows is commanded,
     # not done, and 皆 after the command is the three pairs'

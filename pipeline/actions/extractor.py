@@ -601,6 +601,14 @@ class _Run:
                 )
             return
         pending = self.pending if self.pending and self.pending.sentence == sentence else None
+        stands = bool(piece.place or piece.facing) or any(d.location_from == "pre" or d.facing for d in piece.acts[:1])
+        both = (pending is not None and subject is not None and piece.all_marker and stands
+                and pending.written and bool(pending.place or pending.facing)
+                and self.key(subject) != pending.actor_key and not _is_group(subject, self.x.normalise))
+        if both:
+            # 賓堂西|主人堂東皆釋弓矢, as the 斷句 joins it: each stood in his place and 皆 is both of
+            # them, as in 賓堂西，主人堂東，皆釋弓矢; what they do next stays theirs
+            self.current, self.unnamed = None, True
         if pending is not None and subject and self.key(subject) != pending.actor_key:
             pending = self.pending = None  # another participant acts: the waiting place lapses
         used_pending = False
@@ -610,6 +618,8 @@ class _Run:
                 continue  # 獻工與笙…既獻，奠于下篚: "once presented" looks back at the act, no new one
             if piece.thing_topic and subject is None and d.lemma in _THING_SUBJECT_VERBS:
                 actor, inferred = None, True  # 肝從, 俎入設, 薦俎從設: a thing as topic, no agent
+            elif both:
+                actor, inferred = None, True
             elif declined_for is not None:
                 actor, inferred = declined_for, True  # 下拜|小臣正辭升: the bower climbs
             else:
