@@ -825,6 +825,16 @@ def test_dui_facing_opposite_is_no_reply(extractor):
     check(r.get("坐"), actor="長兄弟")
 
 
+def test_the_one_presented_returns_the_cup_and_the_giver_goes_on(extractor):
+    r = xh(extractor, "15", 425)  # 利洗散，獻于尸，酢，及祝，如初儀。降，實散于篚。
+    check(r.get("獻"), actor="利", target="尸")
+    check(r.get("酢"), actor="尸", actor_inferred=True)
+    check(r.get("降"), actor="利")
+    check(r.get("實"), actor="利")
+    r = xh(extractor, "15", 464)  # …上𦿉洗爵，升酌，酢主人: a 酢 written with its subject is its subject's
+    check(r.get("酢"), actor="上𦿉")
+
+
 def test_leftover_eaters_are_participants(extractor):
     r = xh(extractor, "15", 464)  # …兩𦿉皆降，實爵于篚。上𦿉洗爵，升酌，酢主人，主人拜受爵。
     check(r.get("降"), actor="兩𦿉", actor_inferred=False)

@@ -674,7 +674,8 @@ class _Run:
             elif not _answers(act):
                 self.before_response = None
                 self.reverting = False
-            if actor is not None and not (d.finishes == "拜" and self.current is not None):
+            returned = d.lemma == "酢" and inferred  # 獻于尸，酢，及祝…降: the giver goes on after the return
+            if actor is not None and not returned and not (d.finishes == "拜" and self.current is not None):
                 self.current = actor
             if target is not None:
                 self.named.append((target, sentence))
@@ -778,6 +779,10 @@ class _Run:
                         return name, True
                 self.current, self.unnamed = None, True
                 return None, True
+        if d.lemma == "酢":
+            presented = self.last_presented(sentence[0])
+            if presented is not None:
+                return presented, True  # 利洗散，獻于尸，酢: the one presented returns the cup
         if d.response:
             bower = self.last_bow()
             if bower is not None:
@@ -828,6 +833,16 @@ class _Run:
                 return None
             if e.lemma == "拜" and (e.action.purpose or "") == "送":
                 return e.actor_key
+        return None
+
+    def last_presented(self, passage: int) -> Optional[str]:
+        """The one (not several) this passage's last 獻 presented a cup to, unless a 酢 answered it."""
+        for e in reversed(self.emitted[self.history_start:]):
+            if e.sentence[0] != passage or e.lemma == "酢":
+                return None
+            if e.lemma == "獻":
+                target = e.action.target
+                return target if target and not _is_joined(target, self.x.normalise) and not e.action.negated else None
         return None
 
     def last_bow(self) -> Optional[_Emitted]:
