@@ -825,6 +825,17 @@ def test_dui_facing_opposite_is_no_reply(extractor):
     check(r.get("坐"), actor="長兄弟")
 
 
+def test_what_is_commanded_or_requested_is_the_object_written_out(extractor):
+    check(xh(extractor, "05", 324).get("命"), target="獲者", object="倚旌于矦中")  # 司馬又命獲者倚旌于矦中。
+    r = xh(extractor, "07", 733)  # 司射命設豐、實觶，如初。遂命勝者執張弓，…
+    check(r.get("命"), object="設豐、實觶")
+    check(r.get("命", 1), target="勝者", object="執張弓")
+    check(xh(extractor, "05", 503).get("請"), object="釋獲", target="賓")  # …升，請釋獲于賓。
+    check(xh(extractor, "04", 334).get("請"), object="徹俎")  # 主人請徹俎，賓許。
+    check(xh(extractor, "07", 77).get("請"), object=None)  # …請執冪者與羞膳者: persons asked for
+    check(xh(extractor, "07", 508).get("告"), object=None, target="公")  # 告射于公: what is told is no object
+
+
 def test_the_one_presented_returns_the_cup_and_the_giver_goes_on(extractor):
     r = xh(extractor, "15", 425)  # 利洗散，獻于尸，酢，及祝，如初儀。降，實散于篚。
     check(r.get("獻"), actor="利", target="尸")

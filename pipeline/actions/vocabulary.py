@@ -91,6 +91,10 @@ ADVERBIAL_VERBS = set("反 復 即 就".split())
 #: these verbs are said to a participant who then does what follows: 命佐食祭; 請徹俎 asks for an
 #: act that is no act of the passage's either (GUIDE 3.1: 請見 → object 見)
 COMMAND_VERBS = set("命 請 告".split())
+#: the verbs whose object is what they ask for, written out (命取矢, 請徹俎), and the words that end
+#: it (請退可也: "may withdraw")
+REQUEST_VERBS = set("命 請".split())
+REQUEST_STOPS = set("可".split())
 #: causatives: the participant after them does what follows (使人受俎, 使二人舉觶…洗, 遣舉奠盥)
 CAUSATIVES = set("使 遣".split())
 #: the causatives that send someone off: what follows the errand is the one sent's (遣X盥，出)
@@ -161,6 +165,8 @@ class Vocabulary:
     nounable: set[str] = field(default_factory=set)
     adverbial_verbs: set[str] = field(default_factory=set)
     command_verbs: set[str] = field(default_factory=set)
+    request_verbs: set[str] = field(default_factory=set)
+    request_stops: set[str] = field(default_factory=set)
     causatives: set[str] = field(default_factory=set)
     dispatching: set[str] = field(default_factory=set)
     about_to: str = ABOUT_TO
@@ -251,6 +257,8 @@ class Vocabulary:
         voc.nounable = norm_set(NOUNABLE)
         voc.adverbial_verbs = norm_set(ADVERBIAL_VERBS)
         voc.command_verbs = norm_set(COMMAND_VERBS)
+        voc.request_verbs = norm_set(REQUEST_VERBS)
+        voc.request_stops = norm_set(REQUEST_STOPS)
         voc.causatives = norm_set(CAUSATIVES)
         voc.dispatching = norm_set(DISPATCHING)
         voc.about_to = n(ABOUT_TO)
