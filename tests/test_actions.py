@@ -836,6 +836,17 @@ def test_what_is_commanded_or_requested_is_the_object_written_out(extractor):
     check(xh(extractor, "07", 508).get("告"), object=None, target="公")  # 告射于公: what is told is no object
 
 
+def test_the_thing_handled_is_written_out_as_the_gold_writes_it(extractor):
+    r = xh(extractor, "15", 456)  # 卒食，主人降洗爵: the meal finished (the 尸's), not the host's
+    check(r.get("卒"), object="食", actor=None)
+    check(r.get("降"), actor="主人")
+    check(xh(extractor, "07", 338).get("卒"), object="畫")  # 卒畫，自北階下
+    check(xh(extractor, "05", 639).get("執"), object="薦")  # 獲者執其薦: 其 left out
+    check(xh(extractor, "15", 314).get("設"), object="兩豆、兩籩")  # the things listed
+    check(xh(extractor, "15", 498).get("實"), object="二爵、二觚、四觶、一角、一散")
+    check(xh(extractor, "05", 518).get("取"), object="中之八算")  # the counters of the 中
+
+
 def test_the_one_presented_returns_the_cup_and_the_giver_goes_on(extractor):
     r = xh(extractor, "15", 425)  # 利洗散，獻于尸，酢，及祝，如初儀。降，實散于篚。
     check(r.get("獻"), actor="利", target="尸")

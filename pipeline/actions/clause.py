@@ -161,6 +161,12 @@ class _Walk:
                 self.last_verb_index = i  # an object may follow: 拜送爵
                 i += 1
                 continue
+            if adjacent and self.last.lemma == "卒" and self.last.object is None and k & {CHAR, OTHERV} \
+                    and not k & {ACTOR, PUNCT}:
+                self.last.object = (t.start, t.end)  # 卒畫, 卒管, 卒筮, 卒食: the act or the part finished
+                self.last_verb_index = i
+                i += 1
+                continue
             if PUNCT in k and AND not in k:
                 self._reset_prefixes()
                 i += 1
@@ -787,13 +793,16 @@ class _Walk:
             k = self.kinds(j)
             if OBJECT in k and not k & {VERB}:
                 j += 1
-            elif AND in k and OBJECT in self.kinds(j + 1):
-                j += 2
+            elif k & {AND, ZHI} and self._counted_thing_end(j + 1) is not None:
+                # 兩豆、兩籩 / 二爵、二觚、四觶: the things listed; 中之八算, 豐上之觶: the thing of a thing
+                j = self._counted_thing_end(j + 1)
             else:
                 break
         if self._offering_pieces(start, j):
             j += 1  # 取黍稷肺祭授尸, 贊籩祭: the offering pieces, not the act 祭
-        span = (self.toks[start].start, self.toks[j - 1].end)
+        first = self.toks[start]
+        # 執其薦 → 薦 (其薦 is one lexicon term; the spans leave 其 out too, pipeline.actions.spans)
+        span = (first.start + (1 if first.text[:1] == "其" and len(first.text) > 1 else 0), self.toks[j - 1].end)
         d = self.last
         if self.piece.thing_topic and not self.verb_seen and self.piece.topic is None:
             self.piece.topic = span
@@ -805,6 +814,15 @@ class _Walk:
                 if d.lemma == "卒" and self.last_verb_index == start - 1:
                     d.finishes = "飲"  # 卒爵, 卒觶: the drinker empties the cup
         return j
+
+    def _counted_thing_end(self, i: int) -> Optional[int]:
+        """Index after a thing the lexicon knows at ``i``, with a count or unknown characters before
+        it (二觚, 八算), else None."""
+        j = i
+        while self.kinds(j) & {CHAR, NUM} and not self.kinds(j) & {OBJECT} and j < i + 2:
+            j += 1
+        k = self.kinds(j)
+        return j + 1 if OBJECT in k and not k & {VERB, ACTOR} else None
 
     def _offering_pieces(self, start: int, j: int) -> bool:
         """Is the 祭 at ``j`` the offering pieces of the food or dish ``toks[start:j]`` (肺祭, 籩祭)?"""

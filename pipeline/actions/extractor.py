@@ -107,7 +107,7 @@ from typing import Callable, Iterable, Optional, Sequence
 from pipeline.actions.clause import ClauseAnalyser, Draft, Piece, Span
 from pipeline.actions.normal import default_normalise
 from pipeline.actions.tokens import longest_match, tokenize
-from pipeline.actions.vocabulary import ACTOR, CLAUSE_MARKS, LIKE, OTHERV, SAY, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, VERB, Vocabulary
+from pipeline.actions.vocabulary import ACTOR, CLAUSE_MARKS, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, VERB, Vocabulary
 from pipeline.nlp.lexicon import Lexicon
 from pipeline.records import Action
 from pipeline.text.view import TextView
@@ -646,7 +646,7 @@ class _Run:
             if subject and not inferred and d.all_marker:
                 self.all_written = (len(self.emitted), actor)  # 長皆奠觶于其所，皆揖其弟子
             if actor is None and self.current is None and not d.response and not self.unnamed:
-                if not _marks_time(act):
+                if not _marks_time(act, self.x.vocabulary.kinds.get(self.x.normalise(act.object or ""), ())):
                     self.unresolved.append(emitted)
             elif actor is not None and not inferred and d.lemma == "盥" and self.unresolved \
                     and all(e.lemma == "卒" for e in self.unresolved):
@@ -938,10 +938,14 @@ def _waiting(text: str, verb_at: int) -> bool:
     return verb_at > 0 and text[verb_at - 1] == "疑"
 
 
-def _marks_time(action: Action) -> bool:
-    """Is this subjectless 卒 an event that ended (卒射，釋獲者…, 卒歌, 卒祝，主人再拜), whose doers
-    are not the one named next, rather than one's own handling finished (卒洗，主人壹揖, 卒觶)?"""
-    return action.verb == "卒" and action.object in (None, "射")
+def _marks_time(action: Action, object_kinds: Iterable[str] = ()) -> bool:
+    """Is this subjectless 卒 an event that ended (卒射，釋獲者…, 卒歌, 卒祝，主人再拜, 卒食，主人降),
+    whose doers are not the one named next, rather than one's own handling finished (卒洗，主人壹揖,
+    卒觶)? ``object_kinds``: the lexicon's kinds of what was finished (an act or a thing it knows
+    is one's own handling; 食, 錯, 畫 it does not know are events)."""
+    if action.verb != "卒":
+        return False
+    return action.object in (None, "射") or not {VERB, OBJECT} & set(object_kinds)
 
 
 def _answers(action: Action) -> bool:
