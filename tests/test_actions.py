@@ -847,6 +847,14 @@ def test_the_thing_handled_is_written_out_as_the_gold_writes_it(extractor):
     check(xh(extractor, "05", 518).get("取"), object="中之八算")  # the counters of the 中
 
 
+def test_the_place_after_by_way_of_is_where_the_act_goes(extractor):
+    check(xh(extractor, "05", 441).get("退"), location="司射之南")  # 司馬由司射之南退
+    check(xh(extractor, "07", 592).get("升"), location="西階")  # 司宮士奉豐，由西階升
+    check(xh(extractor, "05", 525).get("降"), location="其階")  # 皆由其階降
+    check(xh(extractor, "05", 541).get("進"), location="中東")  # …襲，進由中東，立于中南
+    check(xh(extractor, "05", 429).get("進"), location="其位")  # 由其位南進: 南 is the way it goes
+
+
 def test_the_one_presented_returns_the_cup_and_the_giver_goes_on(extractor):
     r = xh(extractor, "15", 425)  # 利洗散，獻于尸，酢，及祝，如初儀。降，實散于篚。
     check(r.get("獻"), actor="利", target="尸")

@@ -214,6 +214,21 @@ class _Walk:
                     self.pre_loc, self.pre_loc_from = (self.toks[i + 1].start, self.toks[j - 1].end), "pre"
                     i = j
                     continue
+            if t.text == self.voc.by_way and self.pre_loc is None:
+                a = i + 2 if self.toks[i + 1:i + 2] and self.toks[i + 1].text == "其" else i + 1
+                j = self._run_end(a) if self.kinds(a) & {LOCATION, DANG, ACTOR} else a
+                if j - 1 > a and DIR in self.kinds(j - 1) and LOCATION in self.kinds(j - 2) and VERB in self.kinds(j):
+                    j -= 1  # 由其位南進: 南 is the way the act goes, no part of the place
+                k2 = j + 1 if self.kinds(j) & {ADV, DIR} else j
+                place = (self.toks[i + 1].start, self.toks[j - 1].end) if j > a else None
+                if place and VERB in self.kinds(k2):  # 由司射之南退, 由西階升, 皆由其階降: the way taken
+                    self.pre_loc, self.pre_loc_from = place, "pre"
+                    i = j
+                    continue
+                if place and adjacent and self.last.location is None and (j >= len(self.toks) or PUNCT in self.kinds(j)):
+                    self._set_location(self.last, place, "post")  # 進由中東: the way the act took
+                    i = j
+                    continue
             if t.text in self.voc.causatives and self.tok(i + 1) is not None and (
                     ACTOR in self.kinds(i + 1) or self.toks[i + 1].text == "人"):
                 i = self._causee(i + 1)  # 使人受俎, 使二人舉觶: the one made to act is the subject

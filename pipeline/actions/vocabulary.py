@@ -166,6 +166,8 @@ class Vocabulary:
     adverbial_verbs: set[str] = field(default_factory=set)
     command_verbs: set[str] = field(default_factory=set)
     request_verbs: set[str] = field(default_factory=set)
+    #: 由 "by way of": the place after it is where the act after it goes
+    by_way: str = "由"
     request_stops: set[str] = field(default_factory=set)
     causatives: set[str] = field(default_factory=set)
     dispatching: set[str] = field(default_factory=set)
