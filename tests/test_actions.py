@@ -855,6 +855,11 @@ def test_the_place_after_by_way_of_is_where_the_act_goes(extractor):
     check(xh(extractor, "05", 429).get("進"), location="其位")  # 由其位南進: 南 is the way it goes
 
 
+def test_where_a_thing_was_set_heads_a_place(extractor):
+    r = xh(extractor, "05", 348)  # 司射先立于所設中之西南，東面。
+    check(r.get("立"), location="所設中之西南", object=None)
+
+
 def test_the_one_presented_returns_the_cup_and_the_giver_goes_on(extractor):
     r = xh(extractor, "15", 425)  # 利洗散，獻于尸，酢，及祝，如初儀。降，實散于篚。
     check(r.get("獻"), actor="利", target="尸")

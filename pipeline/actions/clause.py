@@ -852,6 +852,9 @@ class _Walk:
         """End index of a place phrase starting at ``i`` (阼階上當楣, 篚下, 主人之北, 薦東)."""
         j = i
         seen_place = False
+        if self.toks[i:i + 1] and self.toks[i].text == self.voc.the_place_where and VERB in self.kinds(i + 1) \
+                and self.kinds(i + 2) & {OBJECT, LOCATION, DIR}:
+            j = i + 2  # 所設中之西南: southwest of where the 中 was set
         while j < len(self.toks):
             k = self.kinds(j)
             if ACTOR in k:

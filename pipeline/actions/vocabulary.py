@@ -168,6 +168,8 @@ class Vocabulary:
     request_verbs: set[str] = field(default_factory=set)
     #: 由 "by way of": the place after it is where the act after it goes
     by_way: str = "由"
+    #: 所 + verb: "where … was done", the head of a place (所設中之西南)
+    the_place_where: str = "所"
     request_stops: set[str] = field(default_factory=set)
     causatives: set[str] = field(default_factory=set)
     dispatching: set[str] = field(default_factory=set)
