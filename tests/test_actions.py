@@ -1127,6 +1127,15 @@ def test_cut_all_after_a_second_standing_participant_is_both(extractor):
     check(alone.get("釋"), actor="主人")
 
 
+def test_cut_a_place_with_a_facing_opens_the_next_act(extractor):
+    # 04 p137 (主人實觶酬賓，阼階上北面坐奠觶): with the comma lost, 阼階上北面 is still where the host
+    # sits and sets the cup down, not where he pledges
+    r = run_cut(extractor, "04", 137, "卒洗|揖讓升。賓西階上疑立。主人實觶酬賓阼階上北面坐奠觶|遂拜|執觶興。賓西階上答拜。")
+    check(r.get("酬"), location=None)
+    check(r.get("坐"), location="阼階上", facing="北面")
+    check(r.get("奠"), location="阼階上")
+
+
 def test_cut_command_stays_with_what_it_commands(extractor):
     # 07 p449: the 斷句 cut 命三耦 from what they are bidden to do; the taking of arrows is commanded,
     # not done, and 皆 after the command is the three pairs'

@@ -954,8 +954,19 @@ class _Walk:
         elif self.verb_seen and self.last is not None and rest:
             self.pre_facing = span
             self.pre_loc = None
+            place = self.last.location
+            if place is not None and self.last.location_from == "post" and i > 0 and place[1] == self.toks[i - 1].end \
+                    and PREP not in self.kinds(self._index_at(place[0]) - 1):
+                # 酬賓阼階上北面坐奠觶 (酬賓，阼階上北面坐…, the comma lost): a bare place with a facing
+                # opens the next act's stance
+                self.last.location, self.last.location_from = None, None
+                self.pre_loc, self.pre_loc_from = place, "pre"
         else:
             self.pre_facing = span
+
+    def _index_at(self, start: int) -> int:
+        """Index of the token that starts at ``start`` (-1 if none)."""
+        return next((k for k, t in enumerate(self.toks) if t.start == start), -1)
 
     def _skip_like(self, i: int) -> int:
         """如初 / 如賓禮 / 如初儀: not expanded; the comparison is skipped."""
