@@ -1136,6 +1136,13 @@ def test_cut_a_place_with_a_facing_opens_the_next_act(extractor):
     check(r.get("奠"), location="阼階上")
 
 
+def test_cut_the_thing_goes_back_to_the_act_that_handles_it(extractor):
+    # 07 p156 (更爵洗，升酌散以降): the 斷句 cut 酌|散; the 散 is what is poured, not a new clause
+    r = run_cut(extractor, "07", 156, "更爵洗|升|酌|散以降|酢于阼階下|北面坐奠爵|再拜稽首。公答拜。")
+    check(r.get("酌"), object="散")
+    check(r.get("降"), actor=r.get("酌").actor)
+
+
 def test_cut_command_stays_with_what_it_commands(extractor):
     # 07 p449: the 斷句 cut 命三耦 from what they are bidden to do; the taking of arrows is commanded,
     # not done, and 皆 after the command is the three pairs'

@@ -477,6 +477,9 @@ class _Run:
             if out and cs not in starts and self._command_cut(text, out[-1], cs, ce):
                 out[-1] = (out[-1][0], ce)  # 遂命三耦|各與其耦拾取矢: what is commanded, not done
                 continue
+            if out and cs not in starts and self._thing_cut(text, out[-1], cs, ce):
+                out[-1] = (out[-1][0], ce)  # 升酌|散以降, 降洗|角觶: the thing handled, cut from its act
+                continue
             if out and self._led_cut(text, out[-1], cs, ce):
                 out[-1] = (out[-1][0], ce)  # 賓厭|介入門左: 厭 (bowing one in) always takes the one led
                 continue
@@ -523,6 +526,18 @@ class _Run:
             return False
         nxt = tokenize(text, at, min(end, at + edge), self.voc, self.names)
         return bool(nxt) and not nxt[0].kinds & {SAY, LIKE} and nxt[0].text != last[-1].text
+
+    def _thing_cut(self, text: str, before: Span, at: int, end: int) -> bool:
+        """Did the 斷句 cut a thing from the act that handles it (升酌|散以降, 降洗|角觶, 升酌|膳東北面)?
+        A clause ending in a verb that takes a thing, the next opening on a thing the lexicon knows
+        (not also an act or a participant)."""
+        edge = 2 * self.voc.max_len
+        last = tokenize(text, max(before[0], before[1] - edge), before[1], self.voc, self.names)
+        lemma = self.voc.normalise(last[-1].lemma or last[-1].text) if last else ""
+        if not last or VERB not in last[-1].kinds or lemma not in self.voc.object_verbs | self.voc.cup_verbs:
+            return False
+        nxt = tokenize(text, at, min(end, at + edge), self.voc, self.names)
+        return bool(nxt) and OBJECT in nxt[0].kinds and not nxt[0].kinds & {VERB, ACTOR, OTHERV}
 
     def _led_cut(self, text: str, before: Span, at: int, end: int) -> bool:
         """Did the 斷句 cut 厭 from the one led in? In the dev 經 厭 is followed by that participant
