@@ -1143,6 +1143,14 @@ def test_cut_the_thing_goes_back_to_the_act_that_handles_it(extractor):
     check(r.get("降"), actor=r.get("酌").actor)
 
 
+def test_cut_two_names_before_their_mats_are_both(extractor):
+    # 04 p322 (賓、介席末答拜): with the 、 lost, 賓介席末 is both at their mats' ends, where 主人介右
+    # (at the 介's right) is one man beside another
+    r = run_cut(extractor, "04", 322, "使二人舉觶于賓|介洗|升實觶于西階上|皆坐奠觶|遂拜|執觶興。賓介席末答拜。"
+                "皆坐祭|遂飲|卒觶|興|坐奠觶|遂拜|執觶興。賓介席末答拜。")
+    assert [a.actor for a in r.all("拜") if a.response] == ["賓介", "賓介"]
+
+
 def test_cut_command_stays_with_what_it_commands(extractor):
     # 07 p449: the 斷句 cut 命三耦 from what they are bidden to do; the taking of arrows is commanded,
     # not done, and 皆 after the command is the three pairs'

@@ -414,6 +414,8 @@ class _Walk:
         after = self.kinds(j + 1)
         if LOCATION in after and VERB in after and not self.kinds(j + 2) & {DIR, ZHI}:
             return True  # 舉觶于賓介洗 (于賓、介，洗): 洗 washes here, no place of the 介 (介洗南 would be)
+        if LOCATION in after and self.toks[j + 1].text[:1] in self.voc.mats:
+            return True  # 賓介席末答拜 (賓、介席末): each at his own mat, not at the 介's
         return not after & {ZHI, DIR, LOCATION}
 
     def _negates_the_act(self, i: int) -> bool:

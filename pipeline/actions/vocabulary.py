@@ -173,6 +173,8 @@ class Vocabulary:
     by_way: str = "由"
     #: 所 + verb: "where … was done", the head of a place (所設中之西南)
     the_place_where: str = "所"
+    #: the mats: a place each participant has his own of (賓介席末: each at his mat's end)
+    mats: str = "席筵"
     request_stops: set[str] = field(default_factory=set)
     causatives: set[str] = field(default_factory=set)
     dispatching: set[str] = field(default_factory=set)
