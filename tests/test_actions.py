@@ -1151,6 +1151,14 @@ def test_cut_two_names_before_their_mats_are_both(extractor):
     assert [a.actor for a in r.all("拜") if a.response] == ["賓介", "賓介"]
 
 
+def test_cut_a_participant_with_also_is_the_subject(extractor):
+    # 10 p1 (王使人皮弁用璧勞。侯氏亦皮弁迎于帷門之外，再拜): the 斷句 joined 勞侯氏; after a verb
+    # outside the closed list a participant is its object, but 亦 makes 侯氏 the one who acts
+    r = run_cut(extractor, "10", 1, "至於郊|王使人皮弁用璧|勞侯氏亦皮弁迎于帷門之外|再拜。")
+    for verb in ("迎", "拜"):
+        check(r.get(verb), actor="侯氏")
+
+
 def test_cut_command_stays_with_what_it_commands(extractor):
     # 07 p449: the 斷句 cut 命三耦 from what they are bidden to do; the taking of arrows is commanded,
     # not done, and 皆 after the command is the three pairs'

@@ -500,8 +500,8 @@ class _Walk:
             return j
         prev = self.tok(i - 1)
         repeated = prev is not None and ACTOR in prev.kinds and prev.text == self.toks[i].text
-        if not repeated and OTHERV in self.kinds(i - 1):
-            return j  # 賓厭眾賓升: the one bowed to, the bower goes on
+        if not repeated and OTHERV in self.kinds(i - 1) and not (self.tok(j) is not None and self.toks[j].text == self.voc.also):
+            return j  # 賓厭眾賓升: the one bowed to, the bower goes on (勞|侯氏亦…迎: 亦 makes him the subject)
         if not repeated and self.last is not None and self.last_verb_index == i - 1 \
                 and self.last.lemma in _GIVING and self.last.target is None:
             self.last.target = span  # 授獲者退立于西方, 公揖卿大夫升就席: the giver goes on

@@ -175,6 +175,8 @@ class Vocabulary:
     the_place_where: str = "所"
     #: the mats: a place each participant has his own of (賓介席末: each at his mat's end)
     mats: str = "席筵"
+    #: 亦 "also": the participant before it is the subject of what follows
+    also: str = "亦"
     request_stops: set[str] = field(default_factory=set)
     causatives: set[str] = field(default_factory=set)
     dispatching: set[str] = field(default_factory=set)
