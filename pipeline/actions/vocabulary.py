@@ -76,6 +76,7 @@ MUTUAL_VERBS = set("揖 讓 拜".split())
 MOTION_VERBS = set("升 降 入 出 適 進 退 反 復 即 就 立 坐 俟 從 迎".split())
 #: after these a closed-list character is a thing, not an act (取祭, 設洗, 受命, 卒洗, 辭降)
 OBJECT_VERBS = set("取 執 奠 設 加 徹 受 授 實 委 卒 辭 薦".split())
+#: the acts of the cup, whose thing follows them too (酌散, 洗角觶, 飲射爵)
 CUP_VERBS = set("酌 洗 飲".split())
 #: after these, unknown characters up to the clause end or 于 / 以 are the thing handled (受爵弁)
 OPEN_OBJECT_VERBS = set("取 執 奠 設 加 徹 受 授 實 委 袒".split())  # 袒朱襦: the robe bared
@@ -169,6 +170,7 @@ class Vocabulary:
     adverbial_verbs: set[str] = field(default_factory=set)
     command_verbs: set[str] = field(default_factory=set)
     request_verbs: set[str] = field(default_factory=set)
+    request_stops: set[str] = field(default_factory=set)
     #: 由 "by way of": the place after it is where the act after it goes
     by_way: str = "由"
     #: 所 + verb: "where … was done", the head of a place (所設中之西南)
@@ -177,7 +179,6 @@ class Vocabulary:
     mats: str = "席筵"
     #: 亦 "also": the participant before it is the subject of what follows
     also: str = "亦"
-    request_stops: set[str] = field(default_factory=set)
     causatives: set[str] = field(default_factory=set)
     dispatching: set[str] = field(default_factory=set)
     about_to: str = ABOUT_TO
@@ -274,6 +275,7 @@ class Vocabulary:
         voc.causatives = norm_set(CAUSATIVES)
         voc.dispatching = norm_set(DISPATCHING)
         voc.about_to = n(ABOUT_TO)
+        voc.by_way, voc.the_place_where, voc.mats, voc.also = n(voc.by_way), n(voc.the_place_where), n(voc.mats), n(voc.also)
         voc.dish_nouns = norm_set(DISH_NOUNS)
         voc.not_reply_after = norm_set(NOT_REPLY_AFTER)
         voc.counted_verbs = norm_set(COUNTED_VERBS)
