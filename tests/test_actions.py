@@ -1159,6 +1159,13 @@ def test_cut_a_participant_with_also_is_the_subject(extractor):
         check(r.get(verb), actor="侯氏")
 
 
+def test_cut_no_one_asks_himself(extractor):
+    # 04 p3 (主人答拜，乃請賓): the 斷句 ended the sentence after 答拜, and the one carried on after a
+    # response (the 賓 who bowed) would ask the 賓; the other party named does
+    r = run_cut(extractor, "04", 3, "主人戒賓。賓拜辱|主人答拜。乃請賓。賓禮辭|許。主人再拜|賓答拜。")
+    check(r.get("請"), actor="主人", target="賓")
+
+
 def test_cut_command_stays_with_what_it_commands(extractor):
     # 07 p449: the 斷句 cut 命三耦 from what they are bidden to do; the taking of arrows is commanded,
     # not done, and 皆 after the command is the three pairs'

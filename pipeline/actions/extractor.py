@@ -643,6 +643,11 @@ class _Run:
                     and self.x.normalise(_SCORER) not in self.key(actor):
                 actor = None  # 眾賓繼射，釋獲皆如初: the scorer counts the hits, not the shooters
             act = self.action(view, d, actor, inferred)
+            if inferred and actor and act.target and self.key(act.target) == self.key(actor):
+                other = self.other_named(sentence[0], self.key(actor))
+                if other is not None:  # 主人答拜。|乃請賓: no one asks himself; the other party does
+                    actor = other
+                    act = self.action(view, d, actor, inferred)
             if piece.thing_topic and subject is None and piece.topic and act.object is None \
                     and d.lemma in _PLACING_VERBS:
                 act.object = view.written(*piece.topic)  # 薦俎設于其位: the thing set is the topic
@@ -848,6 +853,13 @@ class _Run:
                 return None
             if e.lemma == "拜" and (e.action.purpose or "") == "送":
                 return e.actor_key
+        return None
+
+    def other_named(self, passage: int, key: Optional[str]) -> Optional[str]:
+        """The last participant this passage named who is not ``key``."""
+        for name, sent in reversed(self.named):
+            if sent[0] == passage and self.key(name) != key:
+                return name
         return None
 
     def last_presented(self, passage: int) -> Optional[str]:
