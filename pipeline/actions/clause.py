@@ -215,7 +215,7 @@ class _Walk:
                     i = j
                     continue
             if t.text == self.voc.by_way and self.pre_loc is None:
-                a = i + 2 if self.toks[i + 1:i + 2] and self.toks[i + 1].text == "其" else i + 1
+                a = i + 2 if self.toks[i + 1:i + 2] and self.toks[i + 1].text == self.voc.its else i + 1
                 j = self._run_end(a) if self.kinds(a) & {LOCATION, DANG, ACTOR} else a
                 if j - 1 > a and DIR in self.kinds(j - 1) and LOCATION in self.kinds(j - 2) and VERB in self.kinds(j):
                     j -= 1  # 由其位南進: 南 is the way the act goes, no part of the place
@@ -353,12 +353,14 @@ class _Walk:
         left out). It runs from the first word after the verb (after the one bidden, for 命) to
         the clause end; the dev gold (annotations/actions) writes it so for 61 of its 62 命 with an
         object, and no 告 has one."""
-        starts = {t.start: k for k, t in enumerate(self.toks)}
+        starts: Optional[dict[int, int]] = None
         for piece in self.pieces:
             for d in piece.acts:
                 lemma = self.voc.normalise(d.lemma)
                 if lemma not in self.voc.request_verbs or d.negated:
                     continue
+                if starts is None:
+                    starts = {t.start: k for k, t in enumerate(self.toks)}
                 after = d.target[1] if d.target is not None and d.target[0] == d.verb_token[1] else d.verb_token[1]
                 k = starts.get(after)
                 if k is None or not self.kinds(k) & {VERB, CHAR, OTHERV, OBJECT, WITH, ADV} or self.kinds(k) & {ACTOR, PUNCT} \
@@ -810,9 +812,9 @@ class _Walk:
             k = self.kinds(j)
             if OBJECT in k and not k & {VERB}:
                 j += 1
-            elif k & {AND, ZHI} and self._counted_thing_end(j + 1) is not None:
+            elif k & {AND, ZHI} and (listed := self._counted_thing_end(j + 1)) is not None:
                 # 兩豆、兩籩 / 二爵、二觚、四觶: the things listed; 中之八算, 豐上之觶: the thing of a thing
-                j = self._counted_thing_end(j + 1)
+                j = listed
             else:
                 break
         if self._offering_pieces(start, j):

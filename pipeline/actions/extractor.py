@@ -464,7 +464,8 @@ class _Run:
         is lost (賓|主人與大夫皆未降, 大師及少師|上工皆降): two different names side by side are one
         group. Not across a sentence end (公曰以我安賓。諸公卿大夫皆對: the one spoken of, then who answers).
         Also rejoined: 拜|受 (:meth:`_bow_then_receipt`), a command cut from what it commands
-        (:meth:`_command_cut`) and 厭 cut from the one led (:meth:`_led_cut`)."""
+        (:meth:`_command_cut`), a thing cut from the act handling it (:meth:`_thing_cut`) and 厭 cut
+        from the one led (:meth:`_led_cut`)."""
         starts = {s for s, _ in sentences}
         out: list[tuple[int, int]] = []
         for k, (cs, ce) in enumerate(clauses):
@@ -531,10 +532,12 @@ class _Run:
         """Did the 斷句 cut a thing from the act that handles it (升酌|散以降, 降洗|角觶, 升酌|膳東北面)?
         A clause ending in a verb that takes a thing, the next opening on a thing the lexicon knows
         (not also an act or a participant)."""
+        if text[before[0]:before[1]].rstrip()[-1:] not in self.voc.handling_verbs:
+            return False  # the usual case, without tokenising: no such verb ends the clause
         edge = 2 * self.voc.max_len
         last = tokenize(text, max(before[0], before[1] - edge), before[1], self.voc, self.names)
         lemma = self.voc.normalise(last[-1].lemma or last[-1].text) if last else ""
-        if not last or VERB not in last[-1].kinds or lemma not in self.voc.object_verbs | self.voc.cup_verbs:
+        if not last or VERB not in last[-1].kinds or lemma not in self.voc.handling_verbs:
             return False
         nxt = tokenize(text, at, min(end, at + edge), self.voc, self.names)
         return bool(nxt) and OBJECT in nxt[0].kinds and not nxt[0].kinds & {VERB, ACTOR, OTHERV}
@@ -616,7 +619,8 @@ class _Run:
                 )
             return
         pending = self.pending if self.pending and self.pending.sentence == sentence else None
-        stands = bool(piece.place or piece.facing) or any(d.location_from == "pre" or d.facing for d in piece.acts[:1])
+        first = piece.acts[0] if piece.acts else None
+        stands = bool(piece.place or piece.facing or (first and (first.location_from == "pre" or first.facing)))
         both = (pending is not None and subject is not None and piece.all_marker and stands
                 and pending.written and bool(pending.place or pending.facing)
                 and self.key(subject) != pending.actor_key and not _is_group(subject, self.x.normalise))
@@ -642,12 +646,10 @@ class _Run:
             if inferred and actor and _scores(view.text, d, self.x.normalise) \
                     and self.x.normalise(_SCORER) not in self.key(actor):
                 actor = None  # 眾賓繼射，釋獲皆如初: the scorer counts the hits, not the shooters
+            if inferred and actor and d.target and self.key(view.written(*d.target)) == self.key(actor):
+                # 主人答拜。|乃請賓: no one asks himself; the other party named does
+                actor = self.other_named(sentence[0], self.key(actor)) or actor
             act = self.action(view, d, actor, inferred)
-            if inferred and actor and act.target and self.key(act.target) == self.key(actor):
-                other = self.other_named(sentence[0], self.key(actor))
-                if other is not None:  # 主人答拜。|乃請賓: no one asks himself; the other party does
-                    actor = other
-                    act = self.action(view, d, actor, inferred)
             if piece.thing_topic and subject is None and piece.topic and act.object is None \
                     and d.lemma in _PLACING_VERBS:
                 act.object = view.written(*piece.topic)  # 薦俎設于其位: the thing set is the topic
@@ -666,7 +668,7 @@ class _Run:
             if subject and not inferred and d.all_marker:
                 self.all_written = (len(self.emitted), actor)  # 長皆奠觶于其所，皆揖其弟子
             if actor is None and self.current is None and not d.response and not self.unnamed:
-                if not _marks_time(act, self.x.vocabulary.kinds.get(self.x.normalise(act.object or ""), ())):
+                if not _marks_time(act, self.voc.kinds.get(self.x.normalise(act.object or ""), ())):
                     self.unresolved.append(emitted)
             elif actor is not None and not inferred and d.lemma == "盥" and self.unresolved \
                     and all(e.lemma == "卒" for e in self.unresolved):
@@ -765,11 +767,10 @@ class _Run:
         if {id(e) for e in before} <= {id(e) for e in self.unresolved}:
             self.unresolved_not = stand.actor_key  # 卒洗，揖讓升。賓西階上疑立。主人實觶
             return
-        for name, sent in reversed(self.named):
-            if sent[0] == passage and self.key(name) != stand.actor_key:
-                for e in before:
-                    e.action.actor, e.actor_key = name, self.key(name)
-                return
+        name = self.other_named(passage, stand.actor_key)
+        if name is not None:
+            for e in before:
+                e.action.actor, e.actor_key = name, self.key(name)
 
     def actor_of(self, d: Draft, subject: Optional[str], pending: Optional[_Pending], sentence) -> tuple[Optional[str], bool]:
         if subject:
@@ -793,10 +794,10 @@ class _Run:
             decliner = self.declined_before(sentence[0])
             if d.finishes == "洗" and decliner is not None:
                 # 賓辭洗。卒洗 / 工不辭洗。卒洗: the one who (did not) decline does not wash
-                for name, sent in reversed(self.named):
-                    if sent[0] == sentence[0] and self.key(name) != decliner:
-                        self.current = name
-                        return name, True
+                name = self.other_named(sentence[0], decliner)
+                if name is not None:
+                    self.current = name
+                    return name, True
                 self.current, self.unnamed = None, True
                 return None, True
         if d.lemma == "酢":
