@@ -288,6 +288,28 @@ def test_a_name_read_once_holds_for_the_whole_document(tmp_path):
 
 
 
+def test_who_opens_clause_after_clause_before_an_act_is_a_participant(tmp_path):
+    """A chapter the lexicon was not written from: with 尸 and 祝 out of it (single characters the
+    span model does not read), 特牲 still makes them the subjects of acts clause after clause, and
+    the document's reading says so; 肝 and 燔 open clauses too, but seldom and before few acts."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "尸", "祝")), model_names=True)
+    chapter = ["祝迎尸于門外。", "尸入門左，北面盥，宗人授巾。", "尸至於階，祝延尸。尸升，入，祝先，主人從。",
+               "尸即席坐，主人拜妥尸。", "祝洗，酌奠，奠于鉶南，遂命佐食啟會。", "祝酌，授尸，尸以醋主人。",
+               "尸拜受，主人拜送。尸祭酒，啐酒，賓長以肝從。",
+               "肝從。左執爵，取肝擩于鹽，坐振祭，嚌之。宗人受，加于俎。燔亦如之。"]
+    passages = [Passage.from_raw(text) for text in chapter]
+    assert extractor.document_names(passages) == {"尸", "祝"}
+    acts = [(a.actor, a.verb) for a in extractor.extract(passages)]
+    assert acts[:4] == [("祝", "迎"), ("尸", "入"), ("尸", "盥"), ("宗人", "授")]
+    assert [a for a in acts if a[1] in ("祭", "啐")][:2] == [("尸", "祭"), ("尸", "啐")]
+    # one passage alone opens too few clauses to tell: 尸 stays unknown there
+    alone = [(a.actor, a.verb) for a in extractor.extract([Passage.from_raw(chapter[2])])]
+    assert ("尸", "升") not in alone
+
+
 def test_a_passage_processed_alone_reads_its_document_s_names(tmp_path):
     """``DocumentProcessor.process(record, names)``: a passage taken out of its document (as the
     evaluations read the gold) gets the names the document's other passages give it. With 佐食 out

@@ -23,7 +23,9 @@ How a document is read
   character the vocabulary knows otherwise. Such a name of two characters or more, not ending in 者
   nor opening with a number, is a participant wherever the document writes it
   (:meth:`ActionExtractor.document_names`: the model reads 佐食 in 10 of its 34 mentions in 特牲
-  when the lexicon lacks it).
+  when the lexicon lacks it). So is a word the vocabulary does not know that opens three clauses
+  or more of the document before three different acts or more (:mod:`pipeline.actions.subjects`:
+  尸 and 祝 of 特牲, 侯氏 of 覲禮, single characters the model misses).
 * Quoted speech 「…」 / “…” / 『…』 yields nothing. Unquoted speech after 曰 runs to the end of the
   sentence (punctuated text) or of the clause (unpunctuated text; the next clause where the 斷句 cut
   right after 曰), and on over clauses that speak in the first or second person (某, 吾子, 敢).
@@ -107,6 +109,7 @@ from typing import Callable, Iterable, Optional, Sequence
 from pipeline.actions.clause import ClauseAnalyser, Draft, Piece, Span
 from pipeline.actions.normal import default_normalise
 from pipeline.actions.tokens import longest_match, tokenize
+from pipeline.actions.subjects import discover_subjects
 from pipeline.actions.vocabulary import ACTOR, CLAUSE_MARKS, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, VERB, Vocabulary
 from pipeline.nlp.lexicon import Lexicon
 from pipeline.records import Action
@@ -251,17 +254,21 @@ class ActionExtractor:
         return Reading([e.action for run in runs for e in run.emitted], speech)
 
     def document_names(self, passages: Sequence[Passage], names: Iterable[str] = ()) -> frozenset[str]:
-        """The names the span model read anywhere in the document (normalised), and ``names``: a
-        chapter calls its participants the same throughout, and the model does not read every
-        mention (佐食 in 10 of its 34 in 特牲 when the lexicon lacks it)."""
-        found = {self.normalise(n) for n in names}
+        """The names the span model read anywhere in the document (normalised), those that open
+        clause after clause before an act (:func:`discover_subjects`), and ``names`` (a document's
+        names as this method gave them, for a passage read alone): a chapter calls its participants
+        the same throughout, and the model does not read every mention (佐食 in 10 of its 34 in 特牲
+        when the lexicon lacks it) nor single characters (尸, 祝)."""
+        found = set()
         for p in passages:
             text = p.view.text
             found.update(text[s:e] for s, e in (self._names_in(text, p.spans) or {}).items())
         # a title, not one who is so described (射者, 立者: the one who shoots or stands there), a
         # number of people or things (三獻, 一和: who they are depends on where they are written) or a
         # character that is also part of other words (人, 眾)
-        return frozenset(n for n in found if len(n) > 1 and not n.endswith(self.vocabulary.zhe) and n[0] not in _NUMERALS)
+        named = frozenset(n for n in found if len(n) > 1 and not n.endswith(self.vocabulary.zhe) and n[0] not in _NUMERALS)
+        subjects = discover_subjects([(p.view.text, p.clauses) for p in passages], self.vocabulary)
+        return named | subjects | {self.normalise(n) for n in names}
 
     def _names_in(self, text: str, spans: list[tuple[int, int, str]], known: frozenset[str] = frozenset()) -> Optional[dict[int, int]]:
         """start → end of a passage's ACTOR spans that are no participant of the vocabulary, and

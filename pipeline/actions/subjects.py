@@ -1,0 +1,61 @@
+"""Participants the lexicon lacks, read from where a chapter writes them: as the subject of acts.
+
+A chapter the lexicon was not written from brings its own participants (尸 and 祝 of 特牲, 卿 of
+大射), and the span model misses the single characters among them. The text itself says who they
+are: a word nobody knows that opens clause after clause right before an act of the closed list
+(尸入, 尸即席坐, 尸答拜, 祝洗, 祝命挼祭) is someone who acts. Things opening a clause (肝從, 燔亦如之)
+do few different acts and seldom; words of speech (敢固辭) open few kinds of act; hence the two
+thresholds, chosen on the dev chapters with each chapter's own terms taken out of the lexicon.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Iterable, Sequence
+
+from pipeline.actions.tokens import tokenize
+from pipeline.actions.vocabulary import ADV, CHAR, COUNT, LOCATION, NEG, OBJECT, RESP, VERB, Vocabulary
+
+#: how often, and before how many different acts, an unknown word opens a clause to be a participant
+MIN_OPENINGS = 3
+MIN_ACTS = 3
+#: at most this many characters: names longer than that the span model reads well
+MAX_LENGTH = 3
+#: between the subject and its act: 尸又三飯, 祝先入, 尸不拜, 尸答拜
+_BETWEEN = frozenset({ADV, NEG, COUNT, RESP})
+#: what a name the lexicon lacks is written with
+_NOUNISH = frozenset({CHAR, OBJECT, LOCATION})
+_OPENERS = "「『“‘，,。；;：︰:、 "
+
+
+def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabulary) -> Iterable[tuple[str, str]]:
+    """(word, act) for each clause of ``text`` that opens with characters the vocabulary does not
+    know, then (adverbs, negation, count, response and) an act of the closed list."""
+    for s, e in clauses:
+        while s < e and text[s] in _OPENERS:
+            s += 1
+        tokens = tokenize(text, s, e, voc)
+        k = 0
+        while k < len(tokens) and tokens[k].kinds <= _NOUNISH and tokens[k].end - s <= MAX_LENGTH:
+            k += 1
+        # one character at least that nothing knows: 侯氏 is 侯 (the target of archery) and 氏
+        if not any(CHAR in t.kinds for t in tokens[:k]):
+            continue
+        j = k
+        while j < len(tokens) and tokens[j].kinds & _BETWEEN and VERB not in tokens[j].kinds:
+            j += 1
+        if j < len(tokens) and VERB in tokens[j].kinds:
+            yield text[s:tokens[k - 1].end], tokens[j].lemma or tokens[j].text
+
+
+def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], voc: Vocabulary,
+                      min_openings: int = MIN_OPENINGS, min_acts: int = MIN_ACTS) -> frozenset[str]:
+    """The words that open at least ``min_openings`` clauses of a document's passages (``(text,
+    clauses)`` pairs) before at least ``min_acts`` different acts."""
+    openings: Counter[str] = Counter()
+    acts: dict[str, set[str]] = defaultdict(set)
+    for text, clauses in views:
+        for word, act in clause_subjects(text, clauses, voc):
+            openings[word] += 1
+            acts[word].add(act)
+    return frozenset(w for w, n in openings.items() if n >= min_openings and len(acts[w]) >= min_acts)
