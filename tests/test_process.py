@@ -295,16 +295,20 @@ def test_who_opens_clause_after_clause_before_an_act_is_a_participant(tmp_path):
     from pipeline.actions import ActionExtractor, Passage
     from pipeline.nlp.lexicon import Lexicon
 
-    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "尸", "祝")), model_names=True)
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "尸", "祝", "宗婦")), model_names=True)
     chapter = ["祝迎尸于門外。", "尸入門左，北面盥，宗人授巾。", "尸至於階，祝延尸。尸升，入，祝先，主人從。",
                "尸即席坐，主人拜妥尸。", "祝洗，酌奠，奠于鉶南，遂命佐食啟會。", "祝酌，授尸，尸以醋主人。",
                "尸拜受，主人拜送。尸祭酒，啐酒，賓長以肝從。",
-               "肝從。左執爵，取肝擩于鹽，坐振祭，嚌之。宗人受，加于俎。燔亦如之。"]
+               "肝從。左執爵，取肝擩于鹽，坐振祭，嚌之。宗人受，加于俎。燔亦如之。",
+               # 宗婦: a character nothing knows and 婦, whom the lexicon knows
+               "宗婦執兩籩，戶外坐。主婦受，設于敦南。", "宗婦徹祝豆、籩入于房，徹主婦薦、俎。",
+               "主人降，洗，酌，致爵于主婦。席于房中，南面。主婦拜受爵，主人西面答拜。宗婦薦豆、俎，從獻皆如主人。"]
     passages = [Passage.from_raw(text) for text in chapter]
-    assert extractor.document_names(passages) == {"尸", "祝"}
+    assert extractor.document_names(passages) == {extractor.normalise(n) for n in ("尸", "祝", "宗婦")}  # as the view writes them
     acts = [(a.actor, a.verb) for a in extractor.extract(passages)]
     assert acts[:4] == [("祝", "迎"), ("尸", "入"), ("尸", "盥"), ("宗人", "授")]
     assert [a for a in acts if a[1] in ("祭", "啐")][:2] == [("尸", "祭"), ("尸", "啐")]
+    assert [a for a in acts if a[1] == "徹"] == [("宗婦", "徹"), ("宗婦", "徹")]
     # one passage alone opens too few clauses to tell: 尸 stays unknown there
     alone = [(a.actor, a.verb) for a in extractor.extract([Passage.from_raw(chapter[2])])]
     assert ("尸", "升") not in alone

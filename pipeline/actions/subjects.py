@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from typing import Iterable, Sequence
 
 from pipeline.actions.tokens import tokenize
-from pipeline.actions.vocabulary import ADV, CHAR, COUNT, LOCATION, NEG, OBJECT, RESP, VERB, Vocabulary
+from pipeline.actions.vocabulary import ACTOR, ADV, CHAR, COUNT, LOCATION, NEG, OBJECT, RESP, VERB, Vocabulary
 
 #: how often, and before how many different acts, an unknown word opens a clause to be a participant
 MIN_OPENINGS = 3
@@ -23,8 +23,9 @@ MIN_ACTS = 3
 MAX_LENGTH = 3
 #: between the subject and its act: 尸又三飯, 祝先入, 尸不拜, 尸答拜
 _BETWEEN = frozenset({ADV, NEG, COUNT, RESP})
-#: what a name the lexicon lacks is written with
-_NOUNISH = frozenset({CHAR, OBJECT, LOCATION})
+#: what a name the lexicon lacks is written with: characters nothing knows, and words (侯氏 is 侯, the
+#: target of archery, and 氏; 宗婦 is 宗 and 婦, whom the lexicon knows)
+_NOUNISH = frozenset({CHAR, OBJECT, LOCATION, ACTOR})
 _OPENERS = "「『“‘，,。；;：︰:、 "
 
 
@@ -38,7 +39,7 @@ def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabula
         k = 0
         while k < len(tokens) and tokens[k].kinds <= _NOUNISH and tokens[k].end - s <= MAX_LENGTH:
             k += 1
-        # one character at least that nothing knows: 侯氏 is 侯 (the target of archery) and 氏
+        # one character at least that nothing knows (a known word alone is what it is: 肝從, 賓入)
         if not any(CHAR in t.kinds for t in tokens[:k]):
             continue
         j = k
