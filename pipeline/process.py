@@ -326,7 +326,7 @@ class DocumentProcessor:
             tagged = [seg.layer in tag_layers for seg, _ in views if seg.layer in action_layers]
             acted_only = self.config.get("actions", {}).get("verb_spans", "acts") == "acts"
             spans = refine_passages(text, spans, passages, tagged, actions, acted_verbs_only=acted_only,
-                                    speech=reading.speech)
+                                    speech=reading.speech, names=reading.names)
 
         out["segments"] = [s.to_dict() for s in segments]
         out["sentences"] = sentences

@@ -124,6 +124,9 @@ class Reading:
 
     actions: list[Action]
     speech: list[list[tuple[int, int]]]
+    #: per passage, the view ranges of the participants the vocabulary lacks that it read as names
+    #: (a span model's, or a name of the document written there: :meth:`ActionExtractor.document_names`)
+    names: list[list[tuple[int, int]]] = field(default_factory=list)
 
 
 @dataclass
@@ -247,11 +250,13 @@ class ActionExtractor:
         names = self.document_names(passages, names) if self.model_names else frozenset()
         runs: list[_Run] = []
         speech: list[list[tuple[int, int]]] = []
+        read_names: list[list[tuple[int, int]]] = []
         for number, passage in enumerate(passages):
             if not runs or self.scope == "passage":
                 runs.append(_Run(self))
             speech.append(runs[-1].passage(number, passage, names))
-        return Reading([e.action for run in runs for e in run.emitted], speech)
+            read_names.append(sorted((runs[-1].names or {}).items()))
+        return Reading([e.action for run in runs for e in run.emitted], speech, read_names)
 
     def document_names(self, passages: Sequence[Passage], names: Iterable[str] = ()) -> frozenset[str]:
         """The names the span model read anywhere in the document (normalised), those that open
@@ -372,6 +377,7 @@ class _Run:
         """Read one passage; the view ranges of its speech written without quotation marks."""
         view = p.view
         text = view.text
+        self.names = None
         if not text.strip():
             return []
         rite = _rite_name(text, p.sentences)

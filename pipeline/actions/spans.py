@@ -628,11 +628,26 @@ def _open_things(actions: Iterable[Any]) -> list[tuple[int, int]]:
                    and a.object.isalpha()})  # a list (設薦、俎) keeps a span per thing
 
 
+def _with_names(spans: Sequence[Span], names: Iterable[tuple[int, int]]) -> list[Span]:
+    """``spans`` and an ACTOR span for each name range that crosses none of them; an ACTOR span
+    inside a name gives way to it (婦 of 宗婦)."""
+    out = list(spans)
+    for s, e in names:
+        inside = [x for x in out if x[2] == "ACTOR" and s <= x[0] and x[1] <= e]
+        if (s, e, "ACTOR") in inside or any(a < e and s < b for a, b, _l in out if (a, b, _l) not in inside):
+            continue
+        out = [x for x in out if x not in inside] + [(s, e, "ACTOR")]
+    return sorted(out)
+
+
 def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[Any], tagged: Sequence[bool],
                     actions: Iterable[Any] = (), acted_verbs_only: bool = True,
-                    speech: Optional[Sequence[Iterable[tuple[int, int]]]] = None) -> list[dict[str, Any]]:
+                    speech: Optional[Sequence[Iterable[tuple[int, int]]]] = None,
+                    names: Optional[Sequence[Iterable[tuple[int, int]]]] = None) -> list[dict[str, Any]]:
     """``spans`` (raw offsets) with those of every tagged passage replaced by its refined spans;
-    ``speech``: per passage, the view ranges of unquoted speech (:class:`~pipeline.actions.extractor.Reading`).
+    ``speech``: per passage, the view ranges of unquoted speech, ``names`` those of the participants
+    the extractor read as names the lexicon lacks (:class:`~pipeline.actions.extractor.Reading`):
+    ACTORs, as a chapter's 尸 is wherever the document makes it one.
 
     With ``acted_verbs_only`` a VERB span of a passage is kept only where a tuple's verb is. The
     lexicon marks every closed-list verb character; SCHEMA's VERB is the act performed, one span per
@@ -659,7 +674,8 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
         things = _acts_in_view(view, things_at, lo, hi)
         places = _acts_in_view(view, places_at, lo, hi)
         spoken = speech[n] if speech is not None else ()
-        for s, e, label in refine(view.text, passage.spans, passage.clauses, acts, things, places, spoken,
+        tagged_spans = _with_names(passage.spans, names[n]) if names is not None and n < len(names) else passage.spans
+        for s, e, label in refine(view.text, tagged_spans, passage.clauses, acts, things, places, spoken,
                                   passage.sentences):
             rs, re_ = view.to_raw(s, e)
             if label == "VERB" and acted_verbs_only and (rs, re_) not in acted:
