@@ -331,6 +331,13 @@ def test_a_participant_read_from_the_document_is_an_actor_span_wherever_it_acts(
     assert [at for at, name in actors if name == "尸"] == [i for i, ch in enumerate(text) if ch == "尸"]
     assert [at for at, name in actors if name == "祝"] == [i for i, ch in enumerate(text) if ch == "祝"]
     assert {name for _at, name in actors} == {"尸", "祝", "宗人", "主人", "佐食"}
+    # a name that holds a word the lexicon knows otherwise: 侯氏 of 覲禮, not the 侯 of archery
+    lexicon = str(_lexicon_without(tmp_path / "2", "侯氏"))
+    config = load_config(overrides={"paths": {"lexicon": lexicon}, "nlp": {"span_model": None}})
+    text = "侯氏升，西面立。大史述命。侯氏降兩階之間，北面再拜稽首。侯氏入門右，坐奠圭，再拜稽首。"
+    out = DocumentProcessor(config).process({"text": text, "meta": {"layer": "JING"}})
+    marked = [(s["start"], s["text"], s["label"]) for s in out["spans"] if "侯" in s["text"]]
+    assert marked == [(at, "侯氏", "ACTOR") for at in (0, 13, 28)]
 
 
 def test_a_passage_processed_alone_reads_its_document_s_names(tmp_path):

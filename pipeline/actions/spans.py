@@ -629,11 +629,11 @@ def _open_things(actions: Iterable[Any]) -> list[tuple[int, int]]:
 
 
 def _with_names(spans: Sequence[Span], names: Iterable[tuple[int, int]]) -> list[Span]:
-    """``spans`` and an ACTOR span for each name range that crosses none of them; an ACTOR span
-    inside a name gives way to it (婦 of 宗婦)."""
+    """``spans`` and an ACTOR span for each name range that crosses none of them; a span inside a
+    name gives way to it (婦 of 宗婦, the 侯 of archery in 侯氏)."""
     out = list(spans)
     for s, e in names:
-        inside = [x for x in out if x[2] == "ACTOR" and s <= x[0] and x[1] <= e]
+        inside = [x for x in out if s <= x[0] and x[1] <= e]
         if (s, e, "ACTOR") in inside or any(a < e and s < b for a, b, _l in out if (a, b, _l) not in inside):
             continue
         out = [x for x in out if x not in inside] + [(s, e, "ACTOR")]
