@@ -211,17 +211,28 @@ def test_the_tuples_read_the_configured_lexicon(tmp_path):
     assert {"text": "商祝", "label": "ACTOR"} in [{k: s[k] for k in ("text", "label")} for s in after["spans"]]
 
 
-def _lexicon_without(tmp_path, *actors: str):
+def _lexicon_without(tmp_path, *actors: str, file: str = "actors.txt"):
     import shutil
 
     from pipeline.nlp.lexicon import default_lexicon_dir
 
     folder = tmp_path / "lexicon"
     shutil.copytree(default_lexicon_dir(), folder)
-    path = folder / "actors.txt"
+    path = folder / file
     lines = path.read_text(encoding="utf-8").splitlines()
     path.write_text("\n".join(line for line in lines if line.strip() not in actors) + "\n", encoding="utf-8")
     return folder
+
+
+def test_a_thing_the_lexicon_lacks_is_handled_before_a_verb_outside_the_closed_list(tmp_path):
+    """特牲's 右取肝擩于鹽 with 肝 out of the lexicon: what 取 takes is 肝, closed by 擩 (to dip) as
+    it would be by 于 or the clause end."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "肝", file="objects.txt")))
+    acts = extractor.extract([Passage.from_raw("尸左執角，右取肝擩于鹽，振祭，嚌之。")])
+    assert [(a.verb, a.object) for a in acts][:2] == [("執", "角"), ("取", "肝")]
 
 
 def test_a_name_only_the_span_model_reads_is_the_actor(tmp_path):
