@@ -13,7 +13,7 @@ import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from pipeline.config import load_config
 from pipeline.labels import LAYERS
@@ -127,6 +127,21 @@ class _Without:
 
     def pipe(self, texts: Any, batch_size: int = 64) -> Any:
         return self.nlp.pipe(texts, batch_size=batch_size, disable=[self.component])
+
+
+@dataclass
+class _Prepared:
+    """A record after every stage before the tuples (:meth:`DocumentProcessor._prepare`)."""
+
+    out: dict[str, Any]  # a copy of the record, to be completed
+    text: str
+    segments: list[Segment]
+    removed: list[Removal]
+    sentences: list[dict[str, Any]]
+    clauses: list[dict[str, Any]]
+    spans: list[dict[str, Any]]  # raw offsets, as tagged
+    passages: list[Any]  # the 經 passages the tuples are read from
+    tagged: list[bool]  # per passage: are its spans kept (its layer is tagged)
 
 
 class DocumentProcessor:
@@ -253,8 +268,25 @@ class DocumentProcessor:
 
     def process(self, record: dict[str, Any], names: Iterable[str] = ()) -> dict[str, Any]:
         """One record through every stage. ``names``: participants the record's document calls so
-        elsewhere (:meth:`~pipeline.actions.ActionExtractor.document_names` of its other passages),
-        for a record that is one passage of a longer document."""
+        elsewhere (:meth:`document_names` of its other passages), for a record that is one passage
+        of a longer document."""
+        return self._finish(self._prepare(record), names)
+
+    def process_document(self, records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``records`` that are the passages of one document (a chapter's gold passages), each
+        processed as :meth:`process` does, with the names the whole document gives (as `yili
+        process` reads the chapter's file: a name the lexicon lacks, read in one passage or from
+        the clause openings of all, holds in every passage)."""
+        prepared = [self._prepare(record) for record in records]
+        names = self.extractor.document_names([p for prep in prepared for p in prep.passages])
+        return [self._finish(prep, names) for prep in prepared]
+
+    def document_names(self, records: Sequence[dict[str, Any]]) -> frozenset[str]:
+        """The names the passages of ``records`` (one document) give, for :meth:`process`."""
+        return self.extractor.document_names([p for record in records for p in self._prepare(record).passages])
+
+    def _prepare(self, record: dict[str, Any]) -> "_Prepared":
+        """Every stage before the tuples: layers, views, sentences, clauses, tagged spans, passages."""
         from pipeline.actions import Passage
         from pipeline.text.normalise import segment_view
         from pipeline.text.sentences import split_units
@@ -315,25 +347,30 @@ class DocumentProcessor:
                     spans.append({"start": rs, "end": re_, "label": label, "text": text[rs:re_]})
             if seg.layer in action_layers:
                 passages.append(Passage(view=view, sentences=sents, clauses=clas, spans=seg_spans))
-        t4 = clock()
+        tagged_passages = [seg.layer in tag_layers for seg, _ in views if seg.layer in action_layers]
+        return _Prepared(out, text, segments, removed, sentences, clauses, spans, passages, tagged_passages)
+
+    def _finish(self, prep: "_Prepared", names: Iterable[str] = ()) -> dict[str, Any]:
+        """The tuples of a prepared record and its spans refined by them: the output record."""
+        out, text, passages, spans = prep.out, prep.text, prep.passages, prep.spans
+        t4 = time.perf_counter()
         reading = self.extractor.read(passages, names) if passages else None
         actions: list[Action] = reading.actions if reading else []
-        self.timings["actions"] += clock() - t4
+        self.timings["actions"] += time.perf_counter() - t4
 
         if passages:
             from pipeline.actions.spans import refine_passages
 
-            tagged = [seg.layer in tag_layers for seg, _ in views if seg.layer in action_layers]
             acted_only = self.config.get("actions", {}).get("verb_spans", "acts") == "acts"
-            spans = refine_passages(text, spans, passages, tagged, actions, acted_verbs_only=acted_only,
+            spans = refine_passages(text, spans, passages, prep.tagged, actions, acted_verbs_only=acted_only,
                                     speech=reading.speech, names=reading.names)
 
-        out["segments"] = [s.to_dict() for s in segments]
-        out["sentences"] = sentences
-        out["clauses"] = clauses
+        out["segments"] = [s.to_dict() for s in prep.segments]
+        out["sentences"] = prep.sentences
+        out["clauses"] = prep.clauses
         out["spans"] = spans
         out["actions"] = [a.to_dict() for a in actions]
-        out["removed"] = [r.to_dict() for r in removed]
+        out["removed"] = [r.to_dict() for r in prep.removed]
         return out
 
     def _breaks(self, views: list) -> dict[int, "_GivenBreaks"]:

@@ -351,6 +351,29 @@ def test_a_participant_read_from_the_document_is_an_actor_span_wherever_it_acts(
     assert marked == [(at, "侯氏", "ACTOR") for at in (0, 13, 28)]
 
 
+def test_the_passages_of_one_document_are_processed_with_the_names_of_all(tmp_path):
+    """``DocumentProcessor.process_document``: a chapter's passages given one by one (as the gold
+    holds them) are read as `yili process` reads the chapter's file. With 尸 out of the lexicon, a
+    passage that writes 尸 once learns it from the others; alone it cannot."""
+    from pipeline.config import load_config
+    from pipeline.process import DocumentProcessor
+
+    config = load_config(overrides={"paths": {"lexicon": str(_lexicon_without(tmp_path, "尸"))}, "nlp": {"span_model": None}})
+    processor = DocumentProcessor(config)
+    texts = ["尸入門左，北面盥，宗人授巾。", "尸至於階，祝延尸。尸升，入，祝先，主人從。", "尸即席坐，主人拜妥尸。",
+             "主人再拜，尸答拜。"]
+    records = [{"text": text, "meta": {"layer": "JING"}} for text in texts]
+    assert processor.document_names(records) == {"尸"}
+    together = processor.process_document(records)
+    alone = processor.process(records[-1])
+    assert [(a["actor"], a["verb"]) for a in together[-1]["actions"]] == [("主人", "拜"), ("尸", "拜")]
+    assert ("尸", "拜") not in [(a["actor"], a["verb"]) for a in alone["actions"]]
+    assert [s["text"] for s in together[-1]["spans"] if s["label"] == "ACTOR"] == ["主人", "尸"]
+    # every other field as process gives it for the passage alone
+    assert {k: v for k, v in together[-1].items() if k not in ("actions", "spans")} == \
+        {k: v for k, v in alone.items() if k not in ("actions", "spans")}
+
+
 def test_a_passage_processed_alone_reads_its_document_s_names(tmp_path):
     """``DocumentProcessor.process(record, names)``: a passage taken out of its document (as the
     evaluations read the gold) gets the names the document's other passages give it. With 佐食 out
