@@ -92,17 +92,9 @@ def _process(processor, text: str, names=()) -> dict[str, Any]:
 
 
 def _chapter_names(processor, texts: list[str]) -> frozenset:
-    """The names the span model reads in any of ``texts`` (``ActionExtractor.document_names`` of
-    their passages): what a document of the whole chapter gives each of its passages."""
-    seen: list = []
-    read = processor.extractor.read
-    processor.extractor.read = lambda passages, *args: (seen.extend(passages), read(passages, *args))[1]
-    try:
-        for text in texts:
-            processor.process({"text": text, "meta": {"layer": "JING"}})
-    finally:
-        processor.extractor.read = read
-    return processor.extractor.document_names(seen)
+    """The names a document of the whole chapter gives each of its passages
+    (:meth:`DocumentProcessor.document_names`)."""
+    return processor.document_names([{"text": text, "meta": {"layer": "JING"}} for text in texts])
 
 
 def _count(bucket: dict[str, Counter], gold, pred) -> None:
