@@ -306,12 +306,14 @@ def evaluate_actions_command(
     split: List[str] = typer.Option(["dev", "test"], "--split", help="Gold splits to score (annotations/actions/SPLIT)."),
     config: Optional[Path] = typer.Option(None, "-c", "--config", help="A .cfg whose sections override configs/default.cfg (score another tokenizer, the span model …)."),
     unseen: bool = typer.Option(True, "--unseen/--no-unseen", help="Also score the unpunctuated form with a 斷句 model that never saw the chapter (trains one per chapter fold, ~2 min)."),
+    documents: bool = typer.Option(True, "--documents/--no-documents", help="Also score each chapter's passages read as one document, as yili process reads a chapter's file."),
 ) -> None:
     """Tuple P/R/F1, role accuracy and span P/R/F1 per chapter, dev and held-out test kept apart."""
     from pipeline.actions.report import evaluate_actions
     from pipeline.config import load_config
 
-    evaluate_actions(out, splits=split, config=load_config(config) if config else None, config_path=config, unseen=unseen)
+    evaluate_actions(out, splits=split, config=load_config(config) if config else None, config_path=config, unseen=unseen,
+                     documents=documents)
     Console().print(out.with_suffix(".md").read_text(encoding="utf-8"))
 
 
@@ -320,7 +322,7 @@ def evaluate_all_command() -> None:
     """Every evaluation above, with default settings."""
     evaluate_layers_command(RESULTS / "layers.json", 4, True)
     evaluate_segmentation_command(RESULTS / "segmentation.json", 4, 2)
-    evaluate_actions_command(RESULTS / "actions.json", ["dev", "test"], None, True)
+    evaluate_actions_command(RESULTS / "actions.json", ["dev", "test"], None, True, True)
 
 
 # -- the other workflows register their own commands -------------------------------------------------

@@ -103,7 +103,30 @@ def test_the_unseen_form_reads_each_chapter_with_its_own_punctuator():
     assert list(figures[UNSEEN]["chapters"]) == ["03"]
 
 
-def test_unreachable_dask_scheduler_is_named_as_such_not_as_an_output_problem(tmp_path):
+def test_a_chapter_read_as_one_document_knows_the_names_its_passages_give(tmp_path):
+    """``as_documents``: 特牲's gold passages with 尸 and 祝 out of the lexicon (as a chapter the
+    lexicon was not written from) and no span model: read one by one, the many passages that write
+    them once or twice lose them; read as the chapter's document they have them."""
+    import shutil
+
+    from pipeline.actions.report import load_split, score_records
+    from pipeline.config import load_config
+    from pipeline.nlp.lexicon import default_lexicon_dir
+    from pipeline.process import DocumentProcessor
+
+    folder = tmp_path / "lexicon"
+    shutil.copytree(default_lexicon_dir(), folder)
+    actors = folder / "actors.txt"
+    actors.write_text("".join(line + "\n" for line in actors.read_text(encoding="utf-8").splitlines()
+                              if line.strip() not in ("尸", "祝")), encoding="utf-8")
+    processor = DocumentProcessor(load_config(overrides={"paths": {"lexicon": str(folder)}, "nlp": {"span_model": None}}))
+    records = [r for r in load_split("dev") if r["meta"]["chapter"] == "15"]
+    alone = score_records(records, processor, variants=("punctuated",))["punctuated"]["all"]
+    together = score_records(records, processor, variants=("punctuated",), as_documents=True)["punctuated"]["all"]
+    assert together["gold"] == alone["gold"] == sum(len(r["actions"]) for r in records)
+    assert together["f1"] > alone["f1"] + 0.1
+    assert together["spans"]["ACTOR"]["f1"] > alone["spans"]["ACTOR"]["f1"] + 0.1
+
     """No scheduler listens on port 1: the error says so (it used to read "cannot write OUT")."""
     import dask
 
@@ -126,14 +149,15 @@ def test_evaluate_actions_scores_the_configuration_it_is_given(tmp_path):
     figures = {}
     for name, extra in (("default", []), ("lexicon", ["-c", str(cfg)])):
         out = tmp_path / f"{name}.json"
-        result = runner.invoke(app, ["evaluate", "actions", "--split", "dev", "--no-unseen", "--out", str(out), *extra])
+        result = runner.invoke(app, ["evaluate", "actions", "--split", "dev", "--no-unseen", "--no-documents", "--out", str(out), *extra])
         assert result.exit_code == 0, result.output
         figures[name] = json.loads(out.read_text(encoding="utf-8"))
     verb = {k: f["splits"]["dev"]["punctuated"]["all"]["spans"]["VERB"] for k, f in figures.items()}
     assert verb["lexicon"]["precision"] < verb["default"]["precision"] - 0.03
     assert verb["lexicon"]["recall"] >= verb["default"]["recall"]
-    assert figures["lexicon"]["command"] == f"yili evaluate actions -c {cfg} --no-unseen"
-    assert figures["default"]["command"] == "yili evaluate actions --no-unseen"
+    assert figures["lexicon"]["command"] == f"yili evaluate actions -c {cfg} --no-unseen --no-documents"
+    assert figures["default"]["command"] == "yili evaluate actions --no-unseen --no-documents"
+    assert figures["default"]["documents"] == {}
 
 
 def test_unpunctuated_scoring_reads_gold_roles_without_marks():
