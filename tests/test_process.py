@@ -325,6 +325,18 @@ def test_who_opens_clause_after_clause_before_an_act_is_a_participant(tmp_path):
     assert ("尸", "升") not in alone
 
 
+def test_a_rank_or_head_of_an_office_the_lexicon_knows_is_an_office_of_its_own(tmp_path):
+    """大射's 小樂正, 宰胥 and 胥 out of the lexicon (樂正 and 宰 stay): one clause each opens on them
+    before an act, enough for a title made as offices are (小-, -胥); 每一人 is no title."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "小樂正", "宰胥", "胥")), model_names=True)
+    passages = [Passage.from_raw(text) for text in ("小樂正立于西階東。", "宰胥薦脯醢。", "每一人揖。")]
+    assert extractor.document_names(passages) == {extractor.normalise(n) for n in ("小樂正", "宰胥")}
+    assert [(a.actor, a.verb) for a in extractor.extract(passages)][:2] == [("小樂正", "立"), ("宰胥", "薦")]
+
+
 def test_a_participant_read_from_the_document_is_an_actor_span_wherever_it_acts(tmp_path):
     """The spans follow the names the tuples read: with 尸 and 祝 out of the lexicon, a 特牲 text
     marks them ACTOR where the document makes them participants (尸 of 延尸 too), as it does the

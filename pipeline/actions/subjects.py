@@ -6,6 +6,8 @@ are: a word nobody knows that opens clause after clause right before an act of t
 (尸入, 尸即席坐, 尸答拜, 祝洗, 祝命挼祭) is someone who acts. Things opening a clause (肝從, 燔亦如之)
 do few different acts and seldom; words of speech (敢固辭) open few kinds of act; hence the two
 thresholds, chosen on the dev chapters with each chapter's own terms taken out of the lexicon.
+An office named as offices are named, a rank or head with a participant the lexicon knows (小樂正,
+僕人師, 宰胥), needs one such clause.
 """
 
 from __future__ import annotations
@@ -21,6 +23,11 @@ MIN_OPENINGS = 3
 MIN_ACTS = 3
 #: at most this many characters: names longer than that the span model reads well
 MAX_LENGTH = 3
+#: the ranks and heads of an office (小臣 → 小臣師, 小臣正; 樂正 → 小樂正; 宰 → 宰胥): a participant the
+#: lexicon knows with one of them before or after it, opening a clause before an act, is an office
+#: of its own from its first such clause on
+TITLE_PREFIXES = "小少大"
+TITLE_SUFFIXES = "正師胥"
 #: between the subject and its act: 尸又三飯, 祝先入, 尸不拜, 尸答拜
 _BETWEEN = frozenset({ADV, NEG, COUNT, RESP})
 #: what a name the lexicon lacks is written with: characters nothing knows, and words (侯氏 is 侯, the
@@ -59,4 +66,10 @@ def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], vo
         for word, act in clause_subjects(text, clauses, voc):
             openings[word] += 1
             acts[word].add(act)
-    return frozenset(w for w, n in openings.items() if n >= min_openings and len(acts[w]) >= min_acts)
+    prefixes, suffixes = voc.normalise(TITLE_PREFIXES), voc.normalise(TITLE_SUFFIXES)
+
+    def titled(word: str) -> bool:
+        return len(word) > 1 and ((word[0] in prefixes and ACTOR in voc.kinds.get(word[1:], ()))
+                                  or (word[-1] in suffixes and ACTOR in voc.kinds.get(word[:-1], ())))
+
+    return frozenset(w for w, n in openings.items() if (n >= min_openings and len(acts[w]) >= min_acts) or titled(w))
