@@ -224,6 +224,17 @@ def _lexicon_without(tmp_path, *actors: str, file: str = "actors.txt"):
     return folder
 
 
+def test_a_place_the_lexicon_lacks_is_where_one_goes_to_or_comes_out_of(tmp_path):
+    """大射's 次 (the shooters' screen) out of the lexicon: after 適 (and 反, 即, 就, 復) and 出 the
+    characters nobody knows up to the clause end are the place (司馬正適次; 上耦出次)."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "次", file="locations.txt")))
+    acts = extractor.extract([Passage.from_raw("司馬正適次，袒、決、遂，執弓，右挾之，出。上耦出次，西面揖進。")])
+    assert [(a.verb, a.location) for a in acts if a.verb in ("適", "出")] == [("適", "次"), ("出", None), ("出", "次")]
+
+
 def test_a_thing_the_lexicon_lacks_is_handled_before_a_verb_outside_the_closed_list(tmp_path):
     """特牲's 右取肝擩于鹽 with 肝 out of the lexicon: what 取 takes is 肝, closed by 擩 (to dip) as
     it would be by 于 or the clause end."""

@@ -342,6 +342,12 @@ class _Walk:
                     self.last.object = (t.start, self.toks[end - 1].end)  # 受爵弁, 執皮弁: a thing the lexicon lacks
                     i = end
                     continue
+            elif CHAR in k and adjacent and self.last.location is None and self.last.lemma in _OPEN_PLACE_VERBS:
+                end = self._open_object_end(i)
+                if end > i:
+                    self._set_location(self.last, (t.start, self.toks[end - 1].end), "post")  # 適次: a place the lexicon lacks
+                    i = end
+                    continue
             i += 1
         self._command_objects()
         self._close()
@@ -1003,3 +1009,5 @@ _THING_FIRST = set("受 授".split())
 _MOTION_TO_PLACE = MOTION_VERBS - {"坐", "從", "迎"}
 #: a closed-list character that is also a place (洗, the basin) is that place after these: 適洗
 _GO_TO = set("適 就 即 反 復".split())
+#: after these, characters the lexicon does not know closed by the clause end are a place (適次, 出次)
+_OPEN_PLACE_VERBS = _GO_TO | {"出"}
