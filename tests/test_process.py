@@ -336,6 +336,21 @@ def test_who_opens_clause_after_clause_before_an_act_is_a_participant(tmp_path):
     assert ("尸", "升") not in alone
 
 
+def test_a_list_of_names_the_duanju_cut_is_rejoined_where_the_document_names_one(tmp_path):
+    """大射 unpunctuated, with 卿 and 卿大夫 out of the lexicon and 卿 a name of the document: the
+    斷句 cuts 卿|大夫皆降 as it cuts lists (賓、諸公、卿、大夫 loses its 、), and the two names side by
+    side are one group again, as two the lexicon knows are."""
+    from pipeline.config import load_config
+    from pipeline.process import DocumentProcessor
+
+    config = load_config(overrides={"paths": {"lexicon": str(_lexicon_without(tmp_path, "卿", "卿大夫"))}, "nlp": {"span_model": None}})
+    processor = DocumentProcessor(config)
+    record = {"text": "卿大夫皆降再拜稽首公答拜", "meta": {"layer": "JING"}}
+    out = processor.process(record, names=["卿"])
+    assert [record["text"][c["start"]:c["end"]] for c in out["clauses"]][:2] == ["卿", "大夫皆降"]
+    assert [(a["actor"], a["verb"]) for a in out["actions"]] == [("卿大夫", "降"), ("卿大夫", "拜"), ("卿大夫", "稽首"), ("公", "拜")]
+
+
 def test_a_rank_or_head_of_an_office_the_lexicon_knows_is_an_office_of_its_own(tmp_path):
     """大射's 小樂正, 宰胥 and 胥 out of the lexicon (樂正 and 宰 stay): one clause each opens on them
     before an act, enough for a title made as offices are (小-, -胥); 每一人 is no title."""

@@ -564,12 +564,14 @@ class _Run:
         return bool(first) and ACTOR in first[0].kinds
 
     def _names_meet(self, text: str, at: int) -> bool:
-        """Could a participant's name end at ``at`` and another begin there (a lexicon name, or a
-        者-name: 先生|異爵者)? A cheap test before tokenising the two clauses around a cut."""
+        """Could a participant's name end at ``at`` and another begin there (a lexicon name, a
+        者-name: 先生|異爵者, or a name the lexicon lacks read in the document: 諸公|卿|大夫)? A cheap
+        test before tokenising the two clauses around a cut."""
         kinds, longest, zhe = self.voc.kinds, self.voc.max_len, self.voc.zhe
-        ends = text[at - 1:at] == zhe or any(
+        names = self.names or {}
+        ends = text[at - 1:at] == zhe or at in names.values() or any(
             ACTOR in kinds.get(text[at - n:at], ()) for n in range(1, min(longest, at) + 1))
-        return ends and (zhe in text[at:at + 5] or any(
+        return ends and (zhe in text[at:at + 5] or at in names or any(
             ACTOR in kinds.get(text[at:at + n], ()) for n in range(1, longest + 1)))
 
     def _two_parties(self, sentence: tuple[int, int]) -> bool:
