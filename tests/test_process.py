@@ -351,6 +351,20 @@ def test_a_list_of_names_the_duanju_cut_is_rejoined_where_the_document_names_one
     assert [(a["actor"], a["verb"]) for a in out["actions"]] == [("卿大夫", "降"), ("卿大夫", "拜"), ("卿大夫", "稽首"), ("公", "拜")]
 
 
+def test_a_name_read_twice_in_a_row_is_two_mentions(tmp_path):
+    """特牲 unpunctuated, 尸 out of the lexicon: a span model reads 授尸尸受 as one name 尸尸; it is
+    the one given to, then the one who receives and acts on (the spans say so too)."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.actions.spans import refine
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "尸")), model_names=True)
+    p = Passage.from_raw("舉肺脊以授尸尸受振祭嚌之左執之", clauses=[(0, 2), (2, 6), (6, 8), (8, 10), (10, 12), (12, 15)])  # the 斷句's
+    p.sentences, p.spans = [(0, 6), (6, 15)], [(5, 7, "ACTOR")]
+    assert [(a.actor, a.verb) for a in extractor.extract([p])] == [(None, "授"), ("尸", "受"), ("尸", "祭"), ("尸", "嚌"), ("尸", "執")]
+    assert [sp for sp in refine(p.view.text, p.spans, p.clauses) if sp[2] == "ACTOR"] == [(5, 6, "ACTOR"), (6, 7, "ACTOR")]
+
+
 def test_a_rank_or_head_of_an_office_the_lexicon_knows_is_an_office_of_its_own(tmp_path):
     """大射's 小樂正, 宰胥 and 胥 out of the lexicon (樂正 and 宰 stay): one clause each opens on them
     before an act, enough for a title made as offices are (小-, -胥); 每一人 is no title."""

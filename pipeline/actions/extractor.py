@@ -108,7 +108,7 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from pipeline.actions.clause import ClauseAnalyser, Draft, Piece, Span
 from pipeline.actions.normal import default_normalise
-from pipeline.actions.tokens import longest_match, tokenize
+from pipeline.actions.tokens import longest_match, split_doubled, tokenize
 from pipeline.actions.subjects import discover_subjects
 from pipeline.actions.vocabulary import ACTOR, CLAUSE_MARKS, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, VERB, Vocabulary
 from pipeline.nlp.lexicon import Lexicon
@@ -280,7 +280,7 @@ class ActionExtractor:
         of the ``known`` names of its document written where no longer word or name covers them."""
         voc = self.vocabulary
         kinds = voc.kinds
-        spans = list(spans)
+        spans = split_doubled(text, list(spans))
         for name in known:
             at = text.find(name)
             while at >= 0:

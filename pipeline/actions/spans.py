@@ -37,6 +37,8 @@ import bisect
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Optional, Sequence
 
+from pipeline.actions.tokens import split_doubled
+
 Span = tuple[int, int, str]
 
 
@@ -499,7 +501,7 @@ def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] 
     the ranges the extractor read as speech without quotation marks (unmarked, as 「…」 is),
     ``sentences`` the passage's sentences (what the 斷句 found where the text has no marks)."""
     p = _Passage(text, clauses, sentences)
-    out = _from_tuples(_from_tuples(sorted(spans), things, "OBJECT"), places, "LOCATION")
+    out = _from_tuples(_from_tuples(sorted(split_doubled(text, list(spans))), things, "OBJECT"), places, "LOCATION")
     out = _compounds(p, out, frozenset(acts))
     for rule in RULES:
         out = rule(p, sorted(out))
