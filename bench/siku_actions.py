@@ -19,6 +19,11 @@ Dev and test chapters are reported apart; test figures are computed, never studi
 
 ``--unseen``: each chapter's files read with a 斷句 model trained without that chapter's fold (the
 shipped one saw every chapter; see ``pipeline.actions.report.unseen_processors``); ~2 min more.
+
+``--new-terms-out``: the dev chapters only, each read with its new terms out of the lexicon and a
+span CRF trained on the other dev chapters (``bench/spans.py``'s "unseen" setting): a chapter whose
+participants, things and places the lexicon does not know, read whole as ``yili process`` reads it
+(→ bench/results/siku-actions-new-terms.json).
 """
 
 from __future__ import annotations
@@ -73,14 +78,46 @@ def locate(passage: str, stream: str, hint: int) -> tuple[int, int] | None:
     return None
 
 
+def new_terms_out_processors(document_config: dict) -> dict[str, dict]:
+    """dev chapter → {"": processor, "-document": processor with ``document_config``'s scope}, each
+    with the chapter's new terms out of the lexicon and a span CRF trained on the other dev chapters."""
+    import tempfile
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from spans import CHAPTERS, _ablated_lexicon
+
+    from pipeline.config import load_config
+    from pipeline.nlp import span_model as sm
+    from pipeline.nlp.build import build_nlp, lexicon_only
+    from pipeline.process import DocumentProcessor
+
+    work = Path(tempfile.mkdtemp(prefix="yili-new-terms-"))
+    out = {}
+    for chapter in CHAPTERS:
+        lexicon = str(_ablated_lexicon(chapter, work / chapter / "lexicon"))
+        config = load_config(overrides={"paths": {"lexicon": lexicon}})
+        settings = {**sm.defaults_for({"kind": "crf"}), "kind": "crf"}
+        train = sm.passages(sm.load_gold([c for c in CHAPTERS if c != chapter]), build_nlp(lexicon_only(config)),
+                            unpunctuated=bool(settings["unpunctuated"]))
+        model = sm.fit(train, settings).save(work / chapter / "model")
+        nlp = {"span_model": str(model), "span_model_mode": "override", "span_model_labels": ["LOCATION", "ACTOR"]}
+        out[chapter] = {"": DocumentProcessor(load_config(overrides={"paths": {"lexicon": lexicon}, "nlp": nlp})),
+                        "-document": DocumentProcessor(load_config(overrides={"paths": {"lexicon": lexicon}, "nlp": nlp,
+                                                                              "actions": {"scope": document_config["actions"]["scope"]}}))}
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=None,
                         help="JSON figures (default bench/results/siku-actions.json, or siku-actions-unseen.json)")
     parser.add_argument("--unseen", action="store_true", help="a 斷句 model that never saw the chapter, per chapter fold")
+    parser.add_argument("--new-terms-out", action="store_true",
+                        help="dev chapters only, each with its new terms out of the lexicon and a span CRF that never saw it")
     args = parser.parse_args()
     if args.out is None:
-        args.out = ROOT / "bench" / "results" / ("siku-actions-unseen.json" if args.unseen else "siku-actions.json")
+        name = "siku-actions-new-terms.json" if args.new_terms_out else "siku-actions-unseen.json" if args.unseen else "siku-actions.json"
+        args.out = ROOT / "bench" / "results" / name
 
     from pipeline.actions.evaluate import _prf, match_tuples
     from pipeline.actions.report import gold_actions, load_split
@@ -101,8 +138,11 @@ def main() -> int:
         chapters = {str(r["meta"]["chapter"]) for split in ("dev", "test") for r in load_split(split)}
         unseen = {ch: {"": reader, "-document": DocumentProcessor(config, splitter=reader.splitter)}
                   for ch, reader in unseen_processors(chapters).items()}
-    figures: dict = {"command": "python bench/siku_actions.py" + (" --unseen" if args.unseen else ""), "splits": {}}
-    for split in ("dev", "test"):
+    if args.new_terms_out:
+        unseen = new_terms_out_processors(config)
+    figures: dict = {"command": "python bench/siku_actions.py" + (" --unseen" if args.unseen else "")
+                     + (" --new-terms-out" if args.new_terms_out else ""), "splits": {}}
+    for split in ("dev",) if args.new_terms_out else ("dev", "test"):
         records = load_split(split)
         by_chapter: dict[str, list] = defaultdict(list)
         for rec in records:
@@ -157,7 +197,9 @@ def main() -> int:
     lines = ["# Action tuples from the 四庫 edition end to end", "",
              f"`{figures['command']}`: each gold 經 passage located in the 四庫 file's 經 and scored on the "
              "(actor, verb, negated) key; the SBCK 鄭注 and XHTML files processed the same way (whole files).", "",
-             ("The 斷句 of each chapter by a model trained without that chapter's fold (what a chapter never seen "
+             ("Each dev chapter with its new terms out of the lexicon and a span CRF trained on the other dev "
+              "chapters (bench/spans.py, setting unseen): a chapter the lexicon was not written from." if args.new_terms_out else
+              "The 斷句 of each chapter by a model trained without that chapter's fold (what a chapter never seen "
               "gets); the layer model is the shipped one, trained on every chapter." if args.unseen else
               "The shipped 斷句 and layer models, trained on every corpus chapter (the test chapters too): "
               "`--unseen` reads each chapter with a 斷句 model that never saw it (siku-actions-unseen.md)."), "",
