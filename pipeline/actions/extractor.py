@@ -108,8 +108,8 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from pipeline.actions.clause import ClauseAnalyser, Draft, Piece, Span
 from pipeline.actions.normal import default_normalise
-from pipeline.actions.tokens import longest_match, split_doubled, tokenize
 from pipeline.actions.subjects import discover_subjects
+from pipeline.actions.tokens import longest_match, split_doubled, tokenize
 from pipeline.actions.vocabulary import ACTOR, CLAUSE_MARKS, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, VERB, Vocabulary
 from pipeline.nlp.lexicon import Lexicon
 from pipeline.records import Action

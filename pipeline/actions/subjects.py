@@ -37,8 +37,9 @@ _OPENERS = "「『“‘，,。；;：︰:、 "
 
 
 def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabulary) -> Iterable[tuple[str, str]]:
-    """(word, act) for each clause of ``text`` that opens with characters the vocabulary does not
-    know, then (adverbs, negation, count, response and) an act of the closed list."""
+    """(word, act) for each clause of ``text`` that opens with a word of at most :data:`MAX_LENGTH`
+    characters, one of them at least unknown to the vocabulary, then (adverbs, negation, count,
+    response and) an act of the closed list."""
     for s, e in clauses:
         while s < e and text[s] in _OPENERS:
             s += 1
@@ -59,7 +60,8 @@ def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabula
 def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], voc: Vocabulary,
                       min_openings: int = MIN_OPENINGS, min_acts: int = MIN_ACTS) -> frozenset[str]:
     """The words that open at least ``min_openings`` clauses of a document's passages (``(text,
-    clauses)`` pairs) before at least ``min_acts`` different acts."""
+    clauses)`` pairs) before at least ``min_acts`` different acts, and the office titles (a rank or
+    head around a participant the vocabulary knows) that open one."""
     openings: Counter[str] = Counter()
     acts: dict[str, set[str]] = defaultdict(set)
     for text, clauses in views:
