@@ -42,6 +42,8 @@ from pipeline.actions.tokens import split_doubled
 Span = tuple[int, int, str]
 
 
+#: how things lie (東肆, 南順, 北括, 東首): a direction before them is no part of a place
+_LIE = "肆順括首"
 #: classes of characters (any one of them), as written in the traditional text
 _CHAR_CLASSES: dict[str, str] = {
     "numerals": "一二三四五六七八九十兩",
@@ -51,7 +53,7 @@ _CHAR_CLASSES: dict[str, str] = {
     "gear": "決遂拾", "gear_before": "不袒襲", "gear_list": "決遂拾、", "in_turn_before": "取發",
     "holder_before": "設退奉執取與及、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
-    "measures": "步笴等尺丈寸", "assistant_before": "一二三四作", "facing_after": "面上肆順括首當", "lie_after": "肆順括首",
+    "measures": "步笴等尺丈寸", "assistant_before": "一二三四作", "facing_after": "面上當" + _LIE, "lie_after": _LIE,
     "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折",
 }
 #: single words
