@@ -377,6 +377,21 @@ def test_a_rank_or_head_of_an_office_the_lexicon_knows_is_an_office_of_its_own(t
     assert [(a.actor, a.verb) for a in extractor.extract(passages)][:2] == [("小樂正", "立"), ("宰胥", "薦")]
 
 
+def test_a_number_of_people_who_act_together_is_a_participant(tmp_path):
+    """特牲's 兩𦿉 (the two who eat the leftovers) out of the lexicon: a name that opens on a number
+    is no name the span model gives the whole document (三獻), but one that opens clause after clause
+    before acts is."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "兩𦿉")), model_names=True)
+    chapter = ["兩𦿉執爵拜，", "主人西面再拜，祝曰︰「𦿉有以也。」兩𦿉奠舉于俎，許諾，皆答拜。",
+               "祭酒，卒爵，拜。主人答拜。兩𦿉皆降，實爵于篚。"]
+    passages = [Passage.from_raw(text) for text in chapter]
+    assert extractor.normalise("兩𦿉") in extractor.document_names(passages)
+    assert [(a.actor, a.verb) for a in extractor.extract(passages)][:2] == [("兩𦿉", "執"), ("兩𦿉", "拜")]
+
+
 def test_a_participant_read_from_the_document_is_an_actor_span_wherever_it_acts(tmp_path):
     """The spans follow the names the tuples read: with 尸 and 祝 out of the lexicon, a 特牲 text
     marks them ACTOR where the document makes them participants (尸 of 延尸 too), as it does the

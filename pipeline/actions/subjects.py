@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from typing import Iterable, Sequence
 
 from pipeline.actions.tokens import tokenize
-from pipeline.actions.vocabulary import ACTOR, ADV, CHAR, COUNT, LOCATION, NEG, OBJECT, RESP, VERB, Vocabulary
+from pipeline.actions.vocabulary import ACTOR, ADV, CHAR, COUNT, LOCATION, NEG, NUM, OBJECT, RESP, VERB, Vocabulary
 
 #: how often, and before how many different acts, an unknown word opens a clause to be a participant
 MIN_OPENINGS = 3
@@ -30,9 +30,10 @@ TITLE_PREFIXES = "小少大"
 TITLE_SUFFIXES = "正師胥"
 #: between the subject and its act: 尸又三飯, 祝先入, 尸不拜, 尸答拜
 _BETWEEN = frozenset({ADV, NEG, COUNT, RESP})
-#: what a name the lexicon lacks is written with: characters nothing knows, and words (侯氏 is 侯, the
-#: target of archery, and 氏; 宗婦 is 宗 and 婦, whom the lexicon knows)
-_NOUNISH = frozenset({CHAR, OBJECT, LOCATION, ACTOR})
+#: what a name the lexicon lacks is written with: characters nothing knows, a number (兩𦿉: a name
+#: the span model reads that opens on one is no name of the document, 三獻, but one that opens
+#: clause after clause is), and words (侯氏 is 侯, the target of archery, and 氏; 宗婦 is 宗 and 婦)
+_NOUNISH = frozenset({CHAR, OBJECT, LOCATION, ACTOR, NUM})
 _OPENERS = "「『“‘，,。；;：︰:、 "
 
 
