@@ -84,26 +84,17 @@ def new_terms_out_processors(document_config: dict) -> dict[str, dict]:
     import tempfile
 
     sys.path.insert(0, str(ROOT / "bench"))
-    from spans import CHAPTERS, _ablated_lexicon
+    from spans import CHAPTERS, fold_span_model
 
-    from pipeline.config import load_config
-    from pipeline.nlp import span_model as sm
-    from pipeline.nlp.build import build_nlp, lexicon_only
     from pipeline.process import DocumentProcessor
 
     work = Path(tempfile.mkdtemp(prefix="yili-new-terms-"))
     out = {}
     for chapter in CHAPTERS:
-        lexicon = str(_ablated_lexicon(chapter, work / chapter / "lexicon"))
-        config = load_config(overrides={"paths": {"lexicon": lexicon}})
-        settings = {**sm.defaults_for({"kind": "crf"}), "kind": "crf"}
-        train = sm.passages(sm.load_gold([c for c in CHAPTERS if c != chapter]), build_nlp(lexicon_only(config)),
-                            unpunctuated=bool(settings["unpunctuated"]))
-        model = sm.fit(train, settings).save(work / chapter / "model")
-        nlp = {"span_model": str(model), "span_model_mode": "override", "span_model_labels": ["LOCATION", "ACTOR"]}
-        out[chapter] = {"": DocumentProcessor(load_config(overrides={"paths": {"lexicon": lexicon}, "nlp": nlp})),
-                        "-document": DocumentProcessor(load_config(overrides={"paths": {"lexicon": lexicon}, "nlp": nlp,
-                                                                              "actions": {"scope": document_config["actions"]["scope"]}}))}
+        config, _nlp, _model, model_dir, _removed = fold_span_model(chapter, {"kind": "crf"}, work / chapter)
+        nlp = {**config["nlp"], "span_model": str(model_dir), "span_model_mode": "override", "span_model_labels": ["LOCATION", "ACTOR"]}
+        out[chapter] = {"": DocumentProcessor({**config, "nlp": nlp}),
+                        "-document": DocumentProcessor({**config, "nlp": nlp, "actions": {**config["actions"], **document_config["actions"]}})}
     return out
 
 

@@ -86,15 +86,25 @@ def _ablated_lexicon(held_out: str, folder: Path) -> Path:
     return folder
 
 
-def _process(processor, text: str, names=()) -> dict[str, Any]:
-    """``processor.process`` of one 經 passage, its tuples read with the document's ``names`` too."""
-    return processor.process({"text": text, "meta": {"layer": "JING"}}, names)
+def fold_span_model(held_out: str, settings: dict[str, Any], work: Path, new_terms_out: bool = True):
+    """The fold that leaves ``held_out`` out: the configuration (its lexicon without the chapter's
+    new terms when ``new_terms_out``), the lexicon-only nlp of it, a span model trained on the other
+    dev chapters, the folder it is saved in (under ``work``), and the terms taken out."""
+    from pipeline.config import load_config
+    from pipeline.nlp import span_model as sm
+    from pipeline.nlp.build import build_nlp, lexicon_only
 
-
-def _chapter_names(processor, texts: list[str]) -> frozenset:
-    """The names a document of the whole chapter gives each of its passages
-    (:meth:`DocumentProcessor.document_names`)."""
-    return processor.document_names([{"text": text, "meta": {"layer": "JING"}} for text in texts])
+    config = load_config()
+    removed: list[str] = []
+    if new_terms_out:
+        lex_dir = _ablated_lexicon(held_out, work / "lexicon")
+        removed = [w for w in (lex_dir / "REMOVED").read_text(encoding="utf-8").split("\n") if w]
+        config = {**config, "paths": {**(config.get("paths") or {}), "lexicon": str(lex_dir)}}
+    lexicon_nlp = build_nlp(lexicon_only(config))
+    cfg = {**sm.defaults_for(settings), **settings}
+    train = sm.passages(sm.load_gold([c for c in CHAPTERS if c != held_out]), lexicon_nlp, unpunctuated=bool(cfg["unpunctuated"]))
+    model = sm.fit(train, cfg)
+    return config, lexicon_nlp, model, model.save(work / "model"), removed
 
 
 def _count(bucket: dict[str, Counter], gold, pred) -> None:
@@ -108,24 +118,12 @@ def _count(bucket: dict[str, Counter], gold, pred) -> None:
 
 def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mode: str, workdir: str) -> dict[str, Any]:
     from pipeline.actions.report import _Scores, variant
-    from pipeline.config import load_config
     from pipeline.nlp import span_model as sm
-    from pipeline.nlp.build import build_nlp, lexicon_only
     from pipeline.process import DocumentProcessor
 
     started = time.perf_counter()
     work = Path(workdir) / f"{setting}-{held_out}"
-    config = load_config()
-    removed: list[str] = []
-    if setting == "unseen":
-        lex_dir = _ablated_lexicon(held_out, work / "lexicon")
-        removed = [w for w in (lex_dir / "REMOVED").read_text(encoding="utf-8").split("\n") if w]
-        config = {**config, "paths": {**(config.get("paths") or {}), "lexicon": str(lex_dir)}}
-    lexicon_nlp = build_nlp(lexicon_only(config))
-    cfg = {**sm.defaults_for(settings), **settings}
-    train = sm.passages(sm.load_gold([c for c in CHAPTERS if c != held_out]), lexicon_nlp, unpunctuated=bool(cfg["unpunctuated"]))
-    model = sm.fit(train, cfg)
-    model_dir = model.save(work / "model")
+    config, lexicon_nlp, model, model_dir, removed = fold_span_model(held_out, settings, work, setting == "unseen")
     records = sm.load_gold([held_out])
 
     # character level: every mode
@@ -144,21 +142,20 @@ def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mod
                 _count(counts[name], p.gold, sm.combine(p.lexicon, found, mode, labels))
         char_counts[form] = {k: {lb: dict(c) for lb, c in v.items()} for k, v in counts.items()}
 
-    # the real pipeline, lexicon alone and with the fold's model; "document": the model, each passage
-    # read with the names the model reads anywhere in the chapter, as `yili process` reads a chapter
-    # file (the per-passage gold is scored passage by passage)
+    # the real pipeline, lexicon alone and with the fold's model; "document": the model, the chapter's
+    # passages read as one document (DocumentProcessor.process_document), as `yili process` reads a
+    # chapter file (the per-passage gold is scored passage by passage)
     pipeline: dict[str, Any] = {}
     model_cfg = {"span_model": str(model_dir), "span_model_mode": MODES[pipeline_mode][0], "span_model_labels": MODES[pipeline_mode][1]}
     for name, nlp_cfg in (("lexicon", {"span_model": None}), ("model", model_cfg), ("document", model_cfg)):
         processor = DocumentProcessor({**config, "nlp": {**config["nlp"], **nlp_cfg}})
         per_form = {}
         for form in FORMS:
-            texts = [variant(rec, form)[0] for rec in records]
-            names = _chapter_names(processor, texts) if name == "document" else ()
+            docs = [{"text": variant(rec, form)[0], "meta": {"layer": "JING"}} for rec in records]
+            outs = processor.process_document(docs) if name == "document" else [processor.process(d) for d in docs]
             scores = _Scores()
-            for n, rec in enumerate(records):
-                text, gold_spans = variant(rec, form)
-                out = _process(processor, text, names)
+            for n, (rec, out) in enumerate(zip(records, outs)):
+                gold_spans = variant(rec, form)[1]
                 scores.add(str(rec["meta"].get("doc", n)), rec.get("actions", []), out["actions"], gold_spans, out["spans"])
             per_form[form] = {"gold": scores.gold, "pred": scores.pred, "spans": {k: dict(v) for k, v in scores.span_counts.items()}}
         pipeline[name] = per_form

@@ -791,10 +791,11 @@ class _Walk:
         return False
 
     def _open_object_end(self, i: int) -> int:
-        """End of a thing the lexicon does not know, right after a verb of handling: one to three
-        unknown characters closed by the clause end, 于 / 以 or a verb outside the closed list (受爵弁，;
-        執皮弁以…; 取肝擩于鹽 where the lexicon lacks 肝);
-        ``i`` itself when the run is no such thing (a function word, or running on into more text)."""
+        """End of a thing the lexicon does not know, right after a verb of handling (or of a place,
+        after a verb of going: 適次, :data:`_OPEN_PLACE_VERBS`): one to three unknown characters
+        closed by the clause end, 于 / 以 or a verb outside the closed list (受爵弁，; 執皮弁以…;
+        取肝擩于鹽 where the lexicon lacks 肝); ``i`` itself when the run is no such thing (a function
+        word, or running on into more text)."""
         j = i
         while j < len(self.toks) and j - i < 3 and self.kinds(j) == {CHAR} and self.toks[j].text not in self.voc.not_things:
             j += 1

@@ -110,7 +110,9 @@ from pipeline.actions.clause import ClauseAnalyser, Draft, Piece, Span
 from pipeline.actions.normal import default_normalise
 from pipeline.actions.subjects import discover_subjects
 from pipeline.actions.tokens import longest_match, split_doubled, tokenize
-from pipeline.actions.vocabulary import ACTOR, CLAUSE_MARKS, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, VERB, Vocabulary
+from pipeline.actions.vocabulary import (
+    ACTOR, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, VERB, Vocabulary,
+)
 from pipeline.nlp.lexicon import Lexicon
 from pipeline.records import Action
 from pipeline.text.view import TextView
@@ -187,7 +189,7 @@ _JI = re.compile(r"^\s*[记記]\s*[。．.：:︰]?\s*")
 #: a passage opening a rite with its name (鄉射之禮。, 大射之儀。): the carried actor is reset, and
 #: the name states no act (射 of 鄉射 is the rite's name); a comparison 如X之禮 is not one
 _RITE_OPEN = re.compile(r"^\s*(?![如若])\S{1,4}之[礼禮仪儀]")
-_TRIM = CLAUSE_MARKS + "、 \u3000\t\r\n"
+_TRIM = CLAUSE_TRIM
 
 
 @dataclass

@@ -155,8 +155,10 @@ def score_records(records: Sequence[dict], processor: Any, variants: Iterable[st
         chapters: dict[str, _Scores] = defaultdict(_Scores)
         outputs: dict[int, dict] = {}
         if as_documents:
-            for ch in dict.fromkeys(chapter(rec) for rec in records):
-                mine = [n for n, rec in enumerate(records) if chapter(rec) == ch]
+            documents: dict[str, list[int]] = defaultdict(list)
+            for n, rec in enumerate(records):
+                documents[chapter(rec)].append(n)
+            for ch, mine in documents.items():
                 reader = unseen[ch] if name == UNSEEN else processor
                 done = reader.process_document([{"text": variant(records[n], name)[0], "meta": {"layer": "JING"}} for n in mine])
                 outputs.update(zip(mine, done))

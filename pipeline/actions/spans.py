@@ -678,7 +678,7 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
         things = _acts_in_view(view, things_at, lo, hi)
         places = _acts_in_view(view, places_at, lo, hi)
         spoken = speech[n] if speech is not None else ()
-        tagged_spans = _with_names(passage.spans, names[n]) if names is not None and n < len(names) else passage.spans
+        tagged_spans = _with_names(passage.spans, names[n]) if names is not None else passage.spans
         for s, e, label in refine(view.text, tagged_spans, passage.clauses, acts, things, places, spoken,
                                   passage.sentences):
             rs, re_ = view.to_raw(s, e)

@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from typing import Iterable, Sequence
 
 from pipeline.actions.tokens import tokenize
-from pipeline.actions.vocabulary import ACTOR, ADV, CHAR, COUNT, LOCATION, NEG, NUM, OBJECT, RESP, VERB, Vocabulary
+from pipeline.actions.vocabulary import ACTOR, ADV, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, RESP, VERB, Vocabulary
 
 #: how often, and before how many different acts, an unknown word opens a clause to be a participant
 MIN_OPENINGS = 3
@@ -34,7 +34,6 @@ _BETWEEN = frozenset({ADV, NEG, COUNT, RESP})
 #: the span model reads that opens on one is no name of the document, 三獻, but one that opens
 #: clause after clause is), and words (侯氏 is 侯, the target of archery, and 氏; 宗婦 is 宗 and 婦)
 _NOUNISH = frozenset({CHAR, OBJECT, LOCATION, ACTOR, NUM})
-_OPENERS = "「『“‘，,。；;：︰:、 "
 
 
 def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabulary) -> Iterable[tuple[str, str]]:
@@ -42,7 +41,7 @@ def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabula
     characters, one of them at least unknown to the vocabulary, then (adverbs, negation, count,
     response and) an act of the closed list."""
     for s, e in clauses:
-        while s < e and text[s] in _OPENERS:
+        while s < e and text[s] in CLAUSE_TRIM:
             s += 1
         tokens = tokenize(text, s, e, voc)
         k = 0

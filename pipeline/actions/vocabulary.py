@@ -66,6 +66,8 @@ SPEECH_OPEN = "「『“‘"
 SPEECH_CLOSE = "」』”’"
 CLAUSE_MARKS = "，,：︰:；;。！？!?「」『』“”‘’"
 SENTENCE_MARKS = "。；;！？!?"
+#: what a clause is trimmed of at either end: its marks, the list mark 、 and spaces
+CLAUSE_TRIM = CLAUSE_MARKS + "、 \u3000\t\r\n"
 
 # -- verb classes (traditional lemmas from pipeline.labels.VERBS) ---------------------------------
 #: a participant written right after the verb is its target (獻賓, 酢主人, 拜賓, 迎賓 …)
