@@ -336,6 +336,25 @@ def test_who_opens_clause_after_clause_before_an_act_is_a_participant(tmp_path):
     assert ("尸", "升") not in alone
 
 
+def test_a_pronoun_opening_clause_after_clause_is_no_participant():
+    """有司徹 (a test chapter: found when its whole files read worse, 2026-11-27): 其 ("he", the one
+    the passage is about) opens 其受, 其獻, 其酌 and follows its subject in 主人其祭 as a participant
+    opens clauses; no name holds a pronoun or a particle, so the acts stay with who does them."""
+    from pipeline.actions import ActionExtractor, Passage
+
+    extractor = ActionExtractor()
+    chapter = ["主婦設二鉶與糗、脩，如尸禮。主人其祭糗脩、祭鉶、祭酒、受豕匕湇、拜啐酒，皆如尸禮。嘗鉶不拜。",
+               "其受豕脀，受豕燔，亦如尸禮。坐卒爵，拜。主婦北面答拜，受爵。",
+               "其獻祝與二佐食，其位、其薦脀皆如儐。", "主婦獻祝，其酌如儐。", "主婦其洗獻于尸，亦如儐。"]
+    passages = [Passage.from_raw(text) for text in chapter]
+    assert extractor.document_names(passages) == frozenset()
+    acts = [(a.actor, a.verb) for a in extractor.extract(passages[:2])]
+    assert acts[:2] == [("主婦", "設"), ("主人", "祭")]
+    assert {actor for actor, verb in acts[1:7]} == {"主人"}
+    assert ("主婦", "答") in acts or ("主婦", "拜") in acts
+    assert "其" not in {actor for actor, _ in acts}
+
+
 def test_a_list_of_names_the_duanju_cut_is_rejoined_where_the_document_names_one(tmp_path):
     """大射 unpunctuated, with 卿 and 卿大夫 out of the lexicon and 卿 a name of the document: the
     斷句 cuts 卿|大夫皆降 as it cuts lists (賓、諸公、卿、大夫 loses its 、), and the two names side by
