@@ -62,6 +62,11 @@ def test_same_entity_same_char_other_entity_other_char():
 
 def test_variants_of_the_editions():
     assert normalise_str("荅衆眾鄕鄉於筭醋庿𤣥賔徳") == "答众众乡乡于算酢庙玄宾德"
+    # glyphs of the 四庫 / 四部叢刊 editions, each where the XHTML edition writes the other
+    assert normalise_str("㒒人師") == normalise_str("僕人師")
+    assert normalise_str("嘗食𧃊者") == normalise_str("嘗食𦿉者")
+    assert normalise_str("設豊") == normalise_str("設豐")
+    assert normalise_str("不㝛戒") == normalise_str("不宿戒")
     assert normalise_str("北靣") == normalise_str("北面") == "北面"
     assert normalise_str("兩楹閒") == normalise_str("兩楹間") == "两楹间"
     assert normalise_str("爼") == normalise_str("俎")

@@ -336,6 +336,25 @@ def test_who_opens_clause_after_clause_before_an_act_is_a_participant(tmp_path):
     assert ("尸", "升") not in alone
 
 
+def test_a_glyph_of_the_siku_edition_reads_as_the_word_it_writes():
+    """大射 in the 四庫 edition writes 僕 as 㒒 (30 times, 僕 never): 㒒人師 is the lexicon's 僕人師
+    for the lexicon alone (no span model), and its acts compare equal to the gold's, written on the
+    XHTML edition's 僕人師."""
+    from pipeline.actions.evaluate import match_tuples
+    from pipeline.config import load_config
+    from pipeline.process import DocumentProcessor
+    from pipeline.text.normalise import normalise_str
+
+    processor = DocumentProcessor(load_config(overrides={"nlp": {"span_model": None}}))
+    text = "㒒人師洗升實觶以授賓諸公卿大夫受觶于席以降適西階上北面立飲卒觶授執爵者反就席"  # 07, 四庫, line 1047
+    out = processor.process({"text": text, "meta": {"layer": "JING"}})
+    assert {"label": "ACTOR", "start": 0, "end": 3} in [{k: s[k] for k in ("label", "start", "end")} for s in out["spans"]]
+    acts = [(a["actor"], a["verb"]) for a in out["actions"]]
+    assert acts[:4] == [("㒒人師", "洗"), ("㒒人師", "升"), ("㒒人師", "實"), ("㒒人師", "授")]
+    gold = [{"actor": "僕人師", "verb": v, "negated": False} for v in ("洗", "升", "實", "授")]
+    assert match_tuples(gold, out["actions"][:4], normalise_str)["matched"] == 4
+
+
 def test_a_pronoun_opening_clause_after_clause_is_no_participant():
     """有司徹 (a test chapter: found when its whole files read worse, 2026-11-27): 其 ("he", the one
     the passage is about) opens 其受, 其獻, 其酌 and follows its subject in 主人其祭 as a participant
