@@ -67,6 +67,7 @@ def test_variants_of_the_editions():
     assert normalise_str("嘗食𧃊者") == normalise_str("嘗食𦿉者")
     assert normalise_str("設豊") == normalise_str("設豐")
     assert normalise_str("不㝛戒") == normalise_str("不宿戒")
+    assert normalise_str("賓岀迎") == normalise_str("賓出迎")  # 05, 四庫: once
     assert normalise_str("北靣") == normalise_str("北面") == "北面"
     assert normalise_str("兩楹閒") == normalise_str("兩楹間") == "两楹间"
     assert normalise_str("爼") == normalise_str("俎")
