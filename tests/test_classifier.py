@@ -515,3 +515,35 @@ def test_the_pipeline_holds_known_seams_to_the_duandju_model_unless_told_not_to(
     assert isinstance(DocumentProcessor().layer_model.splitter_.break_model_, Punctuator)
     off = DocumentProcessor({"layers": {"seam_breaks": False}})
     assert getattr(off.layer_model.splitter_, "break_model_", None) is None
+
+
+def test_the_seam_of_a_siku_run_leans_to_the_zhu_s_end(processor):
+    """四庫 edition, whole files: a 注 runs into the 經 with nothing marking its end, and the CRF
+    ends 注 early — 大射's 注 「取脯，重得君之賜」 was cut after 取脯, 「兼取乘矢，不敢與大夫拾」 after 兼取乘矢,
+    「某，大夫名」 after 某, and the rest of the gloss opened the 經. Each character kept in the 注 adds
+    ``seam_lean``."""
+    from conftest import CORPUS
+    from pipeline.read.inputs import read_file
+
+    out = processor.process(read_file(next((CORPUS / "zhushu-siku").glob("07_*.txt"))).record)
+    t = out["text"]
+    where = [i for i, ch in enumerate(t) if ch.isalpha() and not ch.isascii()]  # Han, across line breaks
+    han = "".join(t[i] for i in where)
+    starts = {s["start"]: s["layer"] for s in out["segments"]}
+    ends = {s["end"]: s["layer"] for s in out["segments"]}
+    for zhu_end, jing in (("重得君之賜", "奏陔"), ("不敢與大夫拾", "大夫進坐"), ("為賓注某大夫名", "擯者命賓")):
+        seam = where[han.index(zhu_end + jing) + len(zhu_end)]
+        assert starts.get(seam) == "JING" and ends.get(seam) == "ZHU", jing
+
+
+def test_a_seam_inside_a_list_of_names_moves_to_the_list_s_start():
+    """大射, 四庫 (line 1071): 「…今文席爲筵」 is 注, 「若諸公卿大夫之耦不勝…」 the 經, and the line breaks
+    after 諸. A seam the models put at 諸公|卿 moves out of every name it falls in, across the line
+    break: 諸|公卿 (公卿 is a name), then out of 諸公."""
+    from pipeline.layers.seams import _snap_seams
+
+    text = "今文席爲筵若諸¶\n公卿大夫之耦不勝"
+    at = text.index("卿")
+    labels = ["ZHU"] * at + ["JING"] * (len(text) - at)
+    snapped = _snap_seams(text, labels)
+    assert snapped.index("JING") == text.index("諸")

@@ -122,6 +122,13 @@ class SplitPredictor:
     #: Viterbi; chosen on the dev chapters' 四庫 runs (bench/siku_runs.py)
     memory_cut_weight: float = 6.0
     memory_piece_weight: float = 4.0
+    #: where the one seam of a 注 → 經 run is sought, each character left in the 注 adds this much:
+    #: the CRF ends a 注 early (of the 74 dev 四庫 runs read with one seam misplaced, 52 end the 注
+    #: too early, 42 of them by 1–4 characters, and 22 too late: 取脯重得君之賜 cut after 取脯, 某大夫名
+    #: after 某). Chosen on those runs (bench/siku_runs.py with the fold models: 0.935 → 0.940; 0.2
+    #: and 0.5 gave 0.936; a length prior instead, 2–3 per character a 注 falls short of 6–12
+    #: characters, gave 0.940 as well; the one number was kept as the simpler)
+    seam_lean: float = 1.0
 
     # -- features -----------------------------------------------------------------------------
     def _char_features(self, text: str, scorer: WindowScores) -> tuple[list[dict], list[int]]:
@@ -510,6 +517,11 @@ class SplitPredictor:
         are any: a 經 passage or a 注 ends at a clause end, and the 斷句 model finds clause ends far
         better than the layer CRF finds seams (held-out unpunctuated pairs +1.1 to +1.4 points).
 
+        In a 注 → 經 run each character left in the 注 adds :attr:`seam_lean`: the CRF's
+        marginals end the 注 early. Not where the 注 ends on a note on the readings or a citation
+        (``bounds`` then start past it): the note says where the 注 ends, and the lean would carry
+        the seam past it (今文席為筵|若諸公…).
+
         With a ``memory``, each character's vote (+1 written elsewhere in the document's 經, −1 in
         its 注) × ``memory_cut_weight`` is added to its 經 side and taken from its 注 side. ``bounds``
         (:func:`seam_bounds`, Han characters before the cut) limit where it may fall."""
@@ -526,6 +538,8 @@ class SplitPredictor:
         before = np.cumsum(a)[:-1]  # first k+1 characters in `first`
         after = np.cumsum(b[::-1])[::-1][1:]  # the rest in `last`
         score = before + after
+        if first == "ZHU" and last == "JING" and self.seam_lean and not (bounds and bounds[0]):
+            score = score + self.seam_lean * np.arange(1, len(pos))  # characters left in the 注
         breaks = self._clause_ends(text, pos, first)
         if breaks is not None and breaks.any():
             score = np.where(breaks, score, -np.inf)
@@ -682,20 +696,29 @@ def _participant_names() -> frozenset[str]:
 def _snap_seams(text: str, labels: list[str], longest: int = 4) -> list[str]:
     """Seams moved out of participant names: where the 經 resumes with 主人 or 主婦 after an
     unmarked 注, the character CRF (and the pieces cut at its seams) tends to cut 主|人; a seam
-    inside a name moves to the name's start (held-out 注+經 strings: see bench/results/siku-runs.md)."""
+    inside a name moves to the name's start (held-out 注+經 strings: see bench/results/siku-runs.md).
+    Names are read over the Han characters, so a line break inside one (諸¶公, a hard-wrapped 四庫
+    line) does not hide it, and the seam moves on while it still falls inside one: 諸公|卿大夫 moves
+    to 諸|公卿 (公卿 is a name), then out of 諸公 to the list's start."""
     names = _participant_names()
     if not names:
         return labels
     folded = fold_script(text)
+    pos = han_positions(folded)
+    han = "".join(folded[p] for p in pos)
     out = list(labels)
-    for i in range(1, len(out)):
-        if out[i] == out[i - 1]:
+    for k in range(1, len(pos)):
+        if out[pos[k]] == out[pos[k - 1]]:
             continue
-        for q in range(max(0, i - longest + 1), i):
-            if any(folded[q:q + n] in names for n in range(i - q + 1, longest + 1)):
-                for j in range(q, i):
-                    out[j] = out[i]
+        start = k
+        while True:
+            inside = next((q for q in range(max(0, start - longest + 1), start)
+                           if any(han[q:q + n] in names for n in range(start - q + 1, longest + 1))), None)
+            if inside is None:
                 break
+            start = inside
+        for j in range(pos[start], pos[k]):
+            out[j] = out[pos[k]]
     return out
 
 
