@@ -47,8 +47,9 @@ VARIANTS: dict[str, str] = {
     "𨕖": "选", "𧰼": "象", "徧": "遍", "麁": "粗", "麤": "粗", "䟽": "疏", "踈": "疏",
     "乗": "乘", "𥘉": "初",
     # glyphs of the 四庫 and 四部叢刊 editions that the punctuated XHTML edition never writes, each
-    # aligned with the XHTML's character in the same place (dev chapters and 喪服, 2026-11-27):
-    # 㒒人師 is 僕人師, 𧃊 is 𦿉, 豊 the stand 豐, 㝛 宿, 玊 玉
+    # aligned with the XHTML's character in the same place twice or more (dev chapters and 喪服,
+    # 2026-11-27): 㒒人師 is 僕人師, 𧃊 is 𦿉, 豊 the stand 豐, 㝛 宿, 玊 玉. The layer model folds its own
+    # smaller table (pipeline/layers/features.py VARIANTS), which it was trained with.
     "㒒": "仆", "𧃊": "𦿉", "𦵏": "葬", "躳": "躬", "徃": "往", "湏": "须", "𫝊": "传", "㝛": "宿", "䏝": "膊",
     "禆": "裨", "冡": "冢", "㛮": "嫂", "㨎": "擩", "榖": "谷", "収": "收", "玊": "玉", "𨗳": "导", "豊": "丰",
     "㤀": "忘", "頟": "额", "墍": "塈", "亾": "亡", "㧖": "扼", "㨗": "捷", "冇": "有", "鼈": "鳖", "聨": "联",
