@@ -34,17 +34,18 @@ _BETWEEN = frozenset({ADV, NEG, COUNT, RESP})
 #: the span model reads that opens on one is no name of the document, 三獻, but one that opens
 #: clause after clause is), and words (侯氏 is 侯, the target of archery, and 氏; 宗婦 is 宗 and 婦)
 _NOUNISH = frozenset({CHAR, OBJECT, LOCATION, ACTOR, NUM})
-#: pronouns and particles the vocabulary does not list as words, which no name holds: 其 opens
-#: 其受豕脀, 其獻, 其酌 ("he", the one of the passage; 有司徹) and follows its subject (主人其祭糗脩)
-#: as often as a participant opens clauses. 者 and 諸 make names (獲者, 諸公) and stay.
-NOT_IN_NAMES = "之其於于以而也焉矣乎則乃遂亦又皆各如若與及所自此彼是"
+#: the pronouns and particles that start or make no thing (vocabulary.NOT_THINGS) hold no name
+#: either: 其 opens 其受豕脀, 其獻, 其酌 ("he", the one of the passage; 有司徹) and follows its subject
+#: (主人其祭糗脩) as often as a participant opens clauses. Of that list these stay: 者 and 諸 make
+#: names (獲者, 諸公), 人 and 旅 are parts of them (宗人, 旅食), 命 is an act
+IN_NAMES = "者諸人旅命"
 
 
 def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabulary) -> Iterable[tuple[str, str]]:
     """(word, act) for each clause of ``text`` that opens with a word of at most :data:`MAX_LENGTH`
     characters, one of them at least unknown to the vocabulary, then (adverbs, negation, count,
     response and) an act of the closed list."""
-    particles = set(voc.normalise(NOT_IN_NAMES))
+    particles = voc.not_things - set(voc.normalise(IN_NAMES))
     for s, e in clauses:
         while s < e and text[s] in CLAUSE_TRIM:
             s += 1
