@@ -23,6 +23,9 @@ class RunShape:
     last: Optional[str] = None
     #: the run holds ``first`` and then ``last``, one seam between them
     one_switch: bool = False
+    #: Han characters at the run's start that repeat words of the 經 just before it: a 注 that
+    #: opens on its lemma (再拜稽首，拜君命) goes on to gloss it, so its end lies past them
+    quoted: int = 0
 
 
 @dataclass

@@ -536,6 +536,29 @@ def test_the_seam_of_a_siku_run_leans_to_the_zhu_s_end(processor):
         assert starts.get(seam) == "JING" and ends.get(seam) == "ZHU", jing
 
 
+def test_a_zhu_that_opens_on_its_lemma_runs_past_it(processor):
+    """四庫 edition, whole file (大射 line 332): 經 「主人辭降，賓對」, then the unmarked 注 「對，答」 runs
+    into the 經 「主人北面盥」. The 注 opens by quoting the 經's last word; the seam was put right
+    after the quotation (對|答主人北面盥…), and 答 made 賓 the one who washes. The 注 goes on past
+    its lemma."""
+    from conftest import CORPUS
+    from pipeline.layers.seams import quoted_lemma
+    from pipeline.read.inputs import read_file
+
+    assert quoted_lemma("對答主人北面盥", "賓降階西東面主人辭降賓對") == 1
+    assert quoted_lemma("再拜稽首拜君命洗象觶", "長致者阼階下再拜稽首公答拜") == 4
+    assert quoted_lemma("主人北面盥", "賓降階西東面") == 0
+
+    out = processor.process(read_file(next((CORPUS / "zhushu-siku").glob("07_*.txt"))).record)
+    t = out["text"]
+    where = [i for i, ch in enumerate(t) if ch.isalpha() and not ch.isascii()]
+    han = "".join(t[i] for i in where)
+    seam = where[han.index("賓對注對答主人北面盥") + len("賓對注對答")]
+    assert {s["start"]: s["layer"] for s in out["segments"]}.get(seam) == "JING"
+    washer = next(a for a in out["actions"] if a["verb"] == "盥" and a["start"] <= seam + 4 < a["end"] + 4)
+    assert washer["actor"] == "主人"
+
+
 def test_a_seam_inside_a_list_of_names_moves_to_the_list_s_start():
     """大射, 四庫 (line 1071): 「…今文席爲筵」 is 注, 「若諸公卿大夫之耦不勝…」 the 經, and the line breaks
     after 諸. A seam the models put at 諸公|卿 moves out of every name it falls in, across the line

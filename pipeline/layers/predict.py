@@ -209,7 +209,8 @@ class LayerPredictor:
                 continue
             spans = [(seg.start, seg.end)]
             if splitter is not None and seg.shape is not None:
-                runs = splitter.split_runs(text, seg.start, seg.end, drops, classifier=self, shape=seg.shape,
+                shape = _with_lemma(seg.shape, _kept_text(text, seg.start, seg.end, drops), segments[:n])
+                runs = splitter.split_runs(text, seg.start, seg.end, drops, classifier=self, shape=shape,
                                            memory=memory)
                 shaped.update((len(pieces) + j, layer) for j, (_a, _b, layer) in enumerate(runs))
                 spans = [(a, b) for a, b, _layer in runs]
@@ -311,6 +312,25 @@ def _runs(keys: list[Hashable]) -> Iterator[list[int]]:
         previous = key
     if run:
         yield run
+
+
+def _with_lemma(shape: Any, run: str, before: Sequence[Any]) -> Any:
+    """``shape`` with how many characters of an unmarked 注's run repeat the 經 it follows
+    (:func:`~pipeline.layers.seams.quoted_lemma`). The 經: the last segment before the run but
+    for OTHER (音義 notes), if it is 經 or another such run, which ends in its 經."""
+    from dataclasses import replace
+
+    from pipeline.layers.seams import quoted_lemma
+
+    if shape.first != "ZHU" or not shape.one_switch:
+        return shape
+    previous = next((seg for seg in reversed(before) if seg.layer != "OTHER" or seg.evidence == "default"), None)
+    if previous is None:
+        return shape
+    undecided = previous.evidence == "default"
+    if not (previous.layer == "JING" and not undecided or undecided and previous.shape is not None and previous.shape.last == "JING"):
+        return shape
+    return replace(shape, quoted=quoted_lemma(run, previous.text))
 
 
 def _kept_text(text: str, start: int, end: int, drops: list[tuple[int, int]]) -> str:

@@ -17,7 +17,7 @@ from typing import Any, Iterable, Optional, Sequence
 import numpy as np
 
 from pipeline.layers.anchors import SHU_OPENING_RE
-from pipeline.layers.features import fold_script, is_han
+from pipeline.layers.features import fold_script, is_han, strip_non_han
 from pipeline.layers.memory import DocumentMemory
 from pipeline.records import RunShape
 
@@ -453,11 +453,12 @@ class SplitPredictor:
         if columns[2]:
             first, last = self.layers[columns[0]], self.layers[columns[1]]
             _folded, pos, han = self._han(text)
-            lo, hi = seam_bounds(han, first, last)
+            noted, hi = seam_bounds(han, first, last)
+            lo = max(noted, min(shape.quoted + 1, len(pos) - 1)) if first == "ZHU" and shape.quoted else noted
             if (lo > 0 or hi < len(pos)) and lo <= hi:
                 bounds = tuple(pos[k] if k < len(pos) else len(text) for k in (lo, hi))
             if not any(ch in _SENTENCE_END for ch in text):
-                spans = _cut_at(spans, self._best_single_cut(text, first, last, memory, (lo, hi)))
+                spans = _cut_at(spans, self._best_single_cut(text, first, last, memory, (lo, hi), leans=not noted))
             if bounds is not None:  # a bound is a place the seam may fall, unless it leaves a scrap
                 for at in bounds:
                     spans = _cut_unless_scrap(spans, at, pos)
@@ -505,7 +506,7 @@ class SplitPredictor:
         return self._tags_to_chars(text, spans, tags)
 
     def _best_single_cut(self, text: str, first: str, last: str, memory: Optional[DocumentMemory] = None,
-                         bounds: Optional[tuple[int, int]] = None) -> Optional[int]:
+                         bounds: Optional[tuple[int, int]] = None, leans: Optional[bool] = None) -> Optional[int]:
         """Where the character CRF would put the one seam of a ``first`` → ``last`` run (a raw
         offset of ``text``): the cut that maximises the summed log marginals of ``first`` before it
         and ``last`` after it. In unpunctuated text the seam often falls inside a piece (no 也
@@ -519,8 +520,9 @@ class SplitPredictor:
 
         In a 注 → 經 run each character left in the 注 adds :attr:`seam_lean`: the CRF's
         marginals end the 注 early. Not where the 注 ends on a note on the readings or a citation
-        (``bounds`` then start past it): the note says where the 注 ends, and the lean would carry
-        the seam past it (今文席為筵|若諸公…).
+        (``leans`` False; by default, where ``bounds`` start past 0): the note says where the 注
+        ends, and the lean would carry the seam past it (今文席為筵|若諸公…). A quoted lemma
+        (:attr:`RunShape.quoted`) raises the lower bound and keeps the lean.
 
         With a ``memory``, each character's vote (+1 written elsewhere in the document's 經, −1 in
         its 注) × ``memory_cut_weight`` is added to its 經 side and taken from its 注 side. ``bounds``
@@ -538,7 +540,9 @@ class SplitPredictor:
         before = np.cumsum(a)[:-1]  # first k+1 characters in `first`
         after = np.cumsum(b[::-1])[::-1][1:]  # the rest in `last`
         score = before + after
-        if first == "ZHU" and last == "JING" and self.seam_lean and not (bounds and bounds[0]):
+        if leans is None:
+            leans = not (bounds and bounds[0])
+        if first == "ZHU" and last == "JING" and self.seam_lean and leans:
             score = score + self.seam_lean * np.arange(1, len(pos))  # characters left in the 注
         breaks = self._clause_ends(text, pos, first)
         if breaks is not None and breaks.any():
@@ -670,6 +674,22 @@ def seam_bounds(han: str, first: str, last: str) -> tuple[int, int]:
         return lo, n
     starts = notes + [m.start() for m in cites]
     return 0, min(starts) if starts else n
+
+
+def quoted_lemma(run: str, jing: str, longest: int = 12) -> int:
+    """How many Han characters at the start of ``run`` (an unmarked 注 running into the next 經)
+    repeat words of ``jing``, the 經 the 注 follows: 注 「再拜稽首，拜君命」 after 經 「…再拜稽首，
+    公答拜」 opens on four. Two or more found anywhere in the 經, or one that ends it (對，答 after
+    「…賓對」). The 注 quotes its lemma to gloss it, so it runs on past them (0: no such opening)."""
+    r, j = strip_non_han(fold_script(run)), strip_non_han(fold_script(jing))
+    k = 0
+    for m in range(2, min(longest, len(r) - 1) + 1):
+        if r[:m] not in j:
+            break
+        k = m
+    if not k and len(r) > 1 and j.endswith(r[0]):
+        k = 1
+    return k
 
 
 def _shu_heads(texts: Sequence[str]) -> set[int]:
