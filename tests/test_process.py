@@ -389,6 +389,21 @@ def test_a_list_of_names_the_duanju_cut_is_rejoined_where_the_document_names_one
     assert [(a["actor"], a["verb"]) for a in out["actions"]] == [("卿大夫", "降"), ("卿大夫", "拜"), ("卿大夫", "稽首"), ("公", "拜")]
 
 
+def test_a_receipt_without_the_bow_is_an_act_of_its_own_in_unpunctuated_text():
+    """大射, unpunctuated, as a 斷句 model that never saw the chapter cuts it: 旅食不拜受爵|坐祭|立飲.
+    The editors write 不拜，受爵 (8 times in the 11 of the dev 經): the 旅食 do not bow, and receive
+    the cup — two tuples, where 拜受爵 is one (拜, purpose 受). Punctuated text keeps its commas."""
+    from pipeline.actions import ActionExtractor, Passage
+
+    extractor = ActionExtractor()
+    p = Passage.from_raw("旅食不拜受爵坐祭立飲", clauses=[(0, 6), (6, 8), (8, 10)])
+    p.sentences = [(0, 10)]
+    assert [(a.actor, a.verb, a.negated, a.purpose) for a in extractor.extract([p])][:2] == [
+        ("旅食", "拜", True, None), ("旅食", "受", False, None)]
+    punctuated = Passage.from_raw("眾工不拜受爵，祭飲。")
+    assert [(a.verb, a.purpose) for a in extractor.extract([punctuated])][:1] == [("拜", "受")]
+
+
 def test_a_name_read_twice_in_a_row_is_two_mentions(tmp_path):
     """特牲 unpunctuated, 尸 out of the lexicon: a span model reads 授尸尸受 as one name 尸尸; it is
     the one given to, then the one who receives and acts on (the spans say so too)."""
