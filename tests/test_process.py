@@ -404,6 +404,22 @@ def test_a_receipt_without_the_bow_is_an_act_of_its_own_in_unpunctuated_text():
     assert [(a.verb, a.purpose) for a in extractor.extract([punctuated])][:1] == [("拜", "受")]
 
 
+def test_a_name_written_twice_in_a_row_ends_one_clause_and_opens_the_next():
+    """大射 and 鄉射, unpunctuated, as a 斷句 model that never saw the chapter cuts them (no break
+    between the two names): 擯者告于公公許 is 告于公，公許 — 公 is told, then assents; 釋獲者命小史小史命獲者
+    is two commands."""
+    from pipeline.actions import ActionExtractor, Passage
+
+    extractor = ActionExtractor()
+    read = []
+    for text, clauses in (("賓告于擯者請旅諸臣擯者告于公公許", [(0, 9), (9, 16)]), ("釋獲者命小史小史命獲者", [(0, 11)])):
+        p = Passage.from_raw(text, clauses=clauses)
+        p.sentences = [(0, len(text))]
+        read.append([(a.actor, a.verb) for a in extractor.extract([p])])
+    assert read[0] == [("賓", "告"), ("賓", "請"), ("擯者", "告"), ("公", "許")]
+    assert read[1] == [("釋獲者", "命"), ("小史", "命")]
+
+
 def test_a_name_read_twice_in_a_row_is_two_mentions(tmp_path):
     """特牲 unpunctuated, 尸 out of the lexicon: a span model reads 授尸尸受 as one name 尸尸; it is
     the one given to, then the one who receives and acts on (the spans say so too)."""
