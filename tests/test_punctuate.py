@@ -120,6 +120,18 @@ def test_line_breaks_of_hard_wrapped_text_are_skipped(shipped):
     assert punctuated.replace("，", "").replace("。", "") == text
 
 
+def test_a_name_written_twice_in_a_row_is_broken_between(shipped):
+    """The one given to, then the same one acting: 使者授上介，上介受之 (a sentence of the 聘禮
+    kind, a chapter the corpus lacks). The CRF knows which characters repeat on both sides of a
+    boundary (``dup1``, ``dup2``); with character n-grams alone it learned only the names it saw
+    doubled (公公, 賓賓) and read 上介上介 as one clause."""
+    from pipeline.text.punctuate import other_attributes
+
+    text = "使者授上介上介受之"
+    assert "dup2" in other_attributes(text, "JING", None)[4] and "dup1" in other_attributes("告于公公許", None, None)[2]
+    assert shipped.punctuate(text, "JING").startswith("使者授上介，上介")
+
+
 def test_variant_and_simplified_forms_read_alike(shipped):
     traditional = "主人坐取爵于上篚以降賓降主人阼階前西面坐奠爵興辭降賓對"
     variant = traditional.replace("賓", "賔").replace("荅", "答")

@@ -197,10 +197,17 @@ def ngram_templates(window: int, layer: Optional[str] = None) -> list[tuple[str,
 PAD_LEFT, PAD_RIGHT = "<", ">"  # ASCII: never a text char (see is_text_char)
 
 
+#: a character, or two, written again right after: the boundary between them (``dup1`` / ``dup2``)
+_DOUBLED_ONE = re.compile(r"(?=(.)\1)")
+_DOUBLED_TWO = re.compile(r"(?=(..)\1)")
+
+
 def other_attributes(s: str, layer: Optional[str], lexicon: Optional[LexiconMarks]) -> dict[int, list[str]]:
     """The attributes that are not character n-grams, sparse (boundary index → attributes):
     a lexicon term ends at i (``E…``), starts at i+1 (``S…``) or runs across the boundary (``in``);
-    the first two and last two boundaries of the text. The layer's own bias is added by the caller."""
+    the same one or two characters on both sides (``dup1``, ``dup2``: in the dev 經 the editors
+    break there 92% and 100% of the time); the first two and last two boundaries of the text. The
+    layer's own bias is added by the caller."""
     n = len(s)
     rows: dict[int, list[str]] = {}
     if lexicon is not None:
@@ -223,6 +230,10 @@ def other_attributes(s: str, layer: Optional[str], lexicon: Optional[LexiconMark
             for j, right in starts.items():
                 if j > 0 and j - 1 not in ends:
                     rows[j - 1].append(f"R{s[j - 1]}|{right}")
+    for m in _DOUBLED_ONE.finditer(s):  # 告于公|公許, 升賓|賓升: the one acted on, then acting
+        rows.setdefault(m.start(), []).append("dup1")
+    for m in _DOUBLED_TWO.finditer(s):  # 命小史|小史命
+        rows.setdefault(m.start() + 1, []).append("dup2")
     for i in (0, 1):
         if i < n and n - i > 2:
             rows.setdefault(i, []).append(f"beg{i}")
