@@ -327,10 +327,11 @@ def _with_lemma(shape: Any, run: str, before: Sequence[Any]) -> Any:
     previous = next((seg for seg in reversed(before) if seg.layer != "OTHER" or seg.evidence == "default"), None)
     if previous is None:
         return shape
-    undecided = previous.evidence == "default"
-    if not (previous.layer == "JING" and not undecided or undecided and previous.shape is not None and previous.shape.last == "JING"):
-        return shape
-    return replace(shape, quoted=quoted_lemma(run, previous.text))
+    if previous.evidence == "default":  # another run: its 經 is its end
+        ends_in_jing = previous.shape is not None and previous.shape.last == "JING"
+    else:
+        ends_in_jing = previous.layer == "JING"
+    return replace(shape, quoted=quoted_lemma(run, previous.text)) if ends_in_jing else shape
 
 
 def _kept_text(text: str, start: int, end: int, drops: list[tuple[int, int]]) -> str:
