@@ -396,7 +396,8 @@ class _Run:
             clauses.extend(split_marks(text, s, e, CLAUSE_MARKS))
         punctuated = any(ch in CLAUSE_MARKS for ch in text)
         if not punctuated:
-            clauses = self._join_listed(text, self._doubled_names(text, self._refused_bows(text, clauses)), sentences)
+            clauses = _cut_clauses(text, _cut_clauses(text, clauses, self._refused_bow_cuts), self._doubled_name_cuts)
+            clauses = self._join_listed(text, clauses, sentences)
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
         spoken: list[tuple[int, int]] = []
@@ -512,36 +513,27 @@ class _Run:
             out.append((cs, ce))
         return out
 
-    def _refused_bows(self, text: str, clauses: list[Span]) -> list[Span]:
-        """Clauses of unpunctuated text cut after 不拜 where 受 follows (眾工不拜受爵 → 眾工不拜|受爵):
-        without the bow the receipt is an act of its own, not the bow's purpose as in 拜受 — the
-        editors write 不拜，受爵 8 times in the 11 of the dev 經."""
+    def _refused_bow_cuts(self, text: str, cs: int, ce: int) -> list[int]:
+        """Where a clause of unpunctuated text is cut after 不拜 because 受 follows (眾工不拜受爵 →
+        眾工不拜|受爵): without the bow the receipt is an act of its own, not the bow's purpose as in
+        拜受 — the editors write 不拜，受爵 8 times in the 11 of the dev 經."""
         mark = self.x.normalise("不拜受")
-        out: list[Span] = []
-        for cs, ce in clauses:
-            at = text.find(mark, cs, ce)
-            while at >= 0:
-                out.append((cs, at + 2))
-                cs = at + 2
-                at = text.find(mark, cs, ce)
-            out.append((cs, ce))
-        return out
+        cuts, at = [], text.find(mark, cs, ce)
+        while at >= 0:
+            cuts.append(at + 2)
+            at = text.find(mark, at + 2, ce)
+        return cuts
 
-    def _doubled_names(self, text: str, clauses: list[Span]) -> list[Span]:
-        """Clauses of unpunctuated text cut between a participant's name and the same name written
-        again (擯者告于公公許 → 告于公|公許; 釋獲者命小史小史命獲者): the one spoken to, given to or
-        bidden, then the same one acting — the editors put a comma there; a 斷句 model that never
-        saw the chapter often does not."""
-        out: list[Span] = []
-        for cs, ce in clauses:
-            if _DOUBLED.search(text, cs, ce):
-                tokens = tokenize(text, cs, ce, self.voc, self.names)
-                for a, b in zip(tokens, tokens[1:]):
-                    if a.text == b.text and a.end == b.start and ACTOR in a.kinds and ACTOR in b.kinds:
-                        out.append((cs, b.start))
-                        cs = b.start
-            out.append((cs, ce))
-        return out
+    def _doubled_name_cuts(self, text: str, cs: int, ce: int) -> list[int]:
+        """Where a clause of unpunctuated text is cut between a participant's name and the same
+        name written again (擯者告于公公許 → 告于公|公許; 釋獲者命小史小史命獲者): the one spoken to,
+        given to or bidden, then the same one acting — the editors put a comma there; a 斷句 model
+        that never saw the chapter often does not."""
+        if not _DOUBLED.search(text, cs, ce):
+            return []
+        tokens = tokenize(text, cs, ce, self.voc, self.names)
+        return [b.start for a, b in zip(tokens, tokens[1:])
+                if a.text == b.text and a.end == b.start and ACTOR in a.kinds and ACTOR in b.kinds]
 
     def _named_again(self, text: str, clause: Span, nxt: int) -> bool:
         """Is ``clause`` a participant's name alone that the next clause opens with again? Then it
@@ -994,6 +986,17 @@ _COMMANDS = ("命",)
 
 #: a string of one to four characters written twice in a row (a cheap test before tokenising)
 _DOUBLED = re.compile(r"(\w{1,4})\1")
+
+
+def _cut_clauses(text: str, clauses: list[Span], cuts: Callable[[str, int, int], list[int]]) -> list[Span]:
+    """``clauses`` with each one cut where ``cuts(text, start, end)`` says (offsets inside it, in order)."""
+    out: list[Span] = []
+    for cs, ce in clauses:
+        for at in cuts(text, cs, ce):
+            out.append((cs, at))
+            cs = at
+        out.append((cs, ce))
+    return out
 
 
 def _scores(text: str, d: Draft, normalise: Callable[[str], str]) -> bool:

@@ -506,7 +506,7 @@ class SplitPredictor:
         return self._tags_to_chars(text, spans, tags)
 
     def _best_single_cut(self, text: str, first: str, last: str, memory: Optional[DocumentMemory] = None,
-                         bounds: Optional[tuple[int, int]] = None, leans: Optional[bool] = None) -> Optional[int]:
+                         bounds: Optional[tuple[int, int]] = None, leans: bool = True) -> Optional[int]:
         """Where the character CRF would put the one seam of a ``first`` → ``last`` run (a raw
         offset of ``text``): the cut that maximises the summed log marginals of ``first`` before it
         and ``last`` after it. In unpunctuated text the seam often falls inside a piece (no 也
@@ -520,9 +520,9 @@ class SplitPredictor:
 
         In a 注 → 經 run each character left in the 注 adds :attr:`seam_lean`: the CRF's
         marginals end the 注 early. Not where the 注 ends on a note on the readings or a citation
-        (``leans`` False; by default, where ``bounds`` start past 0): the note says where the 注
-        ends, and the lean would carry the seam past it (今文席為筵|若諸公…). A quoted lemma
-        (:attr:`RunShape.quoted`) raises the lower bound and keeps the lean.
+        (the caller passes ``leans`` False): the note says where the 注 ends, and the lean would
+        carry the seam past it (今文席為筵|若諸公…). A quoted lemma (:attr:`RunShape.quoted`) raises
+        the lower bound and keeps the lean.
 
         With a ``memory``, each character's vote (+1 written elsewhere in the document's 經, −1 in
         its 注) × ``memory_cut_weight`` is added to its 經 side and taken from its 注 side. ``bounds``
@@ -540,8 +540,6 @@ class SplitPredictor:
         before = np.cumsum(a)[:-1]  # first k+1 characters in `first`
         after = np.cumsum(b[::-1])[::-1][1:]  # the rest in `last`
         score = before + after
-        if leans is None:
-            leans = not (bounds and bounds[0])
         if first == "ZHU" and last == "JING" and self.seam_lean and leans:
             score = score + self.seam_lean * np.arange(1, len(pos))  # characters left in the 注
         breaks = self._clause_ends(text, pos, first)
