@@ -3,6 +3,8 @@
 The order matters: UTF-8 is strict and almost never decodes text written in another encoding,
 so it goes first. GB18030 decodes nearly any byte string, Big5 many: between the two the one
 that gives more common Han characters (and fewer private-use / replacement characters) wins.
+Big5 writes 十, 卅, ／ and ＼ at two code points each: both decode to the one character, so such a
+text encodes back to the other code (``tests/test_invariants.py`` says which).
 """
 
 from __future__ import annotations
