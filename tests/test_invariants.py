@@ -124,6 +124,23 @@ def test_normalised_view_round_trips_to_the_raw_text(text, data):
             assert re.fullmatch(r"&[A-Za-z][A-Za-z0-9_-]*;", written)
 
 
+ranges = st.lists(st.tuples(st.integers(0, 60), st.integers(0, 8)).map(lambda r: (r[0], r[0] + r[1])), max_size=12)
+
+
+@SETTINGS
+@given(ranges, st.integers(0, 60), st.integers(0, 60))
+def test_kept_text_with_the_ranges_indexed_is_the_same_text(drops, start, length):
+    """The layer predictor indexes a document's removed ranges once (a 四庫 file has thousands)
+    and reads each run's text through the index: the same text as scanning them all, overlapping
+    and empty ranges included."""
+    from pipeline.layers.predict import _kept_text, _KeptText
+
+    text = "".join(chr(0x4E00 + i) for i in range(70))
+    drops = sorted(drops)
+    end = min(start + length, len(text))
+    assert _KeptText(text, drops)(start, end) == _kept_text(text, start, end, drops)
+
+
 @pytest.fixture(scope="module")
 def processor():
     from pipeline.process import DocumentProcessor

@@ -11,6 +11,8 @@ inherit it, so the two forms of one model cannot drift apart.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
 from pathlib import Path
 from typing import Any, Hashable, Iterable, Iterator, Optional, Sequence
 
@@ -195,6 +197,7 @@ class LayerPredictor:
         if splitter == "attached":
             splitter = getattr(self, "splitter_", None)
         drops = sorted((r.start, r.end) for r in removed)
+        kept = _KeptText(text, drops)
         # what the rest of the document says: its decided 經 and 注 (see pipeline.layers.memory)
         memory = None
         if self.use_memory and splitter is not None and any(seg.evidence == "default" and seg.shape is not None for seg in segments):
@@ -209,7 +212,7 @@ class LayerPredictor:
                 continue
             spans = [(seg.start, seg.end)]
             if splitter is not None and seg.shape is not None:
-                shape = _with_lemma(seg.shape, _kept_text(text, seg.start, seg.end, drops), segments[:n])
+                shape = _with_lemma(seg.shape, kept(seg.start, seg.end), segments[:n])
                 runs = splitter.split_runs(text, seg.start, seg.end, drops, classifier=self, shape=shape,
                                            memory=memory)
                 shaped.update((len(pieces) + j, layer) for j, (_a, _b, layer) in enumerate(runs))
@@ -223,7 +226,7 @@ class LayerPredictor:
         free = [i for i, (seg, _span) in enumerate(pieces) if seg is None]
         if not free:
             return list(segments)
-        texts = [_kept_text(text, *pieces[i][1], drops) if pieces[i][0] is None else pieces[i][0].text for i in range(len(pieces))]
+        texts = [kept(*pieces[i][1]) if pieces[i][0] is None else pieces[i][0].text for i in range(len(pieces))]
         clamp = [pieces[i][0].layer if pieces[i][0] is not None and pieces[i][0].layer in LAYERS else None for i in range(len(pieces))]
         # a decided segment is clamped to its layer in the smoothing and keeps it: its text need
         # not be scored (most of a 四庫 file's text is 疏 decided by its marker)
@@ -346,6 +349,22 @@ def _kept_text(text: str, start: int, end: int, drops: list[tuple[int, int]]) ->
     if pos < end:
         parts.append(text[pos:end])
     return "".join(parts)
+
+
+class _KeptText:
+    """:func:`_kept_text` of one document's text and removed ranges (sorted by start), with the
+    ranges indexed once: a 四庫 file removes thousands (a ¶ ends every printed line), and each
+    run or piece needs only the few inside it."""
+
+    def __init__(self, text: str, drops: list[tuple[int, int]]) -> None:
+        self.text, self.drops = text, drops
+        self.starts = [s for s, _e in drops]
+        self.reach = list(accumulate((e for _s, e in drops), max))  # the furthest end so far
+
+    def __call__(self, start: int, end: int) -> str:
+        lo = bisect_right(self.reach, start)  # every range before ends at or before start
+        hi = bisect_left(self.starts, end)  # every range from here starts at or after end
+        return _kept_text(self.text, start, end, self.drops[lo:hi])
 
 
 
