@@ -142,6 +142,29 @@ def test_kept_text_with_the_ranges_indexed_is_the_same_text(drops, start, length
 
 
 @pytest.fixture(scope="module")
+def vocabulary():
+    from pipeline.actions.normal import default_normalise
+    from pipeline.actions.vocabulary import Vocabulary
+    from pipeline.nlp.lexicon import Lexicon
+
+    return Vocabulary.build(Lexicon.load(), default_normalise())
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(CLAUSES + ["主人之贊者", "阼階上當楣", "西階西南", "執膳爵者"]), max_size=8), st.data())
+def test_longest_match_reading_on_through_word_beginnings_finds_the_longest_word(vocabulary, parts, data):
+    """The tokenizer's longest match stops where no word begins with what it has read: the same
+    length as trying every length from the longest word down."""
+    from pipeline.actions.tokens import longest_match
+
+    text = vocabulary.normalise("".join(parts))
+    end = data.draw(st.integers(0, len(text)))
+    for i in range(end):
+        plain = next((n for n in range(min(vocabulary.max_len, end - i), 0, -1) if text[i:i + n] in vocabulary.kinds), 0)
+        assert longest_match(text, i, end, vocabulary) == plain
+
+
+@pytest.fixture(scope="module")
 def processor():
     from pipeline.process import DocumentProcessor
 

@@ -35,11 +35,17 @@ _FROM = "于於"
 
 
 def longest_match(text: str, i: int, end: int, voc: Vocabulary) -> int:
-    """Length of the longest vocabulary word at ``i`` (0 if none)."""
-    for length in range(min(voc.max_len, end - i), 0, -1):
-        if text[i : i + length] in voc.kinds:
-            return length
-    return 0
+    """Length of the longest vocabulary word at ``i`` (0 if none): read on while what is read
+    begins some word (most positions stop after one or two characters, not ``max_len``)."""
+    kinds, prefixes = voc.kinds, voc.prefix_set()
+    best = 0
+    for length in range(1, min(voc.max_len, end - i) + 1):
+        piece = text[i : i + length]
+        if piece not in prefixes:
+            break
+        if piece in kinds:
+            best = length
+    return best
 
 
 def tokenize(text: str, start: int, end: int, voc: Vocabulary, names: Optional[dict[int, int]] = None) -> list[Token]:
@@ -108,6 +114,8 @@ def tokenize(text: str, start: int, end: int, voc: Vocabulary, names: Optional[d
 def _name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
     """Length of a VERB…者 name starting at ``i`` (執冪者, 卒爵者, 射者), else 0; a posture or a
     negator before such a name is part of it (坐卒爵者, 立卒爵者, 不洗者: the 記's classes of drinkers)."""
+    if voc.zhe not in text[i + 1 : i + 5]:
+        return 0  # the 者 ends a name within four characters (with an opener before it)
     if text[i] in voc.name_openers and i + 1 < end:
         inner = _plain_name_length(text, i + 1, end, voc)
         if inner:

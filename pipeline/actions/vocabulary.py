@@ -215,6 +215,14 @@ class Vocabulary:
     its: str = "其"
     all_word: str = "皆"
 
+    def prefix_set(self) -> frozenset[str]:
+        """Every beginning of every word of :attr:`kinds` (kept until a word is added)."""
+        cached = self.__dict__.get("_prefixes")
+        if cached is None or cached[0] != len(self.kinds):
+            cached = (len(self.kinds), frozenset(w[:k] for w in self.kinds for k in range(1, len(w) + 1)))
+            self.__dict__["_prefixes"] = cached
+        return cached[1]
+
     @classmethod
     def build(cls, lexicon: Lexicon, normalise: Callable[[str], str]) -> "Vocabulary":
         n = normalise
