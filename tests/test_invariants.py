@@ -141,6 +141,17 @@ def test_kept_text_with_the_ranges_indexed_is_the_same_text(drops, start, length
     assert _KeptText(text, drops)(start, end) == _kept_text(text, start, end, drops)
 
 
+@SETTINGS
+@given(documents)
+def test_cuts_of_a_text_whose_quotes_never_close_are_those_of_the_character_walk(text):
+    """Marks are found by the regex engine where no quote closes; the walk over every character
+    that reads quotes gives the same sentence and clause starts there."""
+    from pipeline.text.sentences import _quoted_cuts, mark_cuts, quote_pairs
+
+    if not quote_pairs(text):
+        assert mark_cuts(text) == _quoted_cuts(text, {})
+
+
 @pytest.fixture(scope="module")
 def vocabulary():
     from pipeline.actions.normal import default_normalise

@@ -22,6 +22,7 @@ given, else :class:`RuleSplitter` (its rules are in its docstring).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Optional, Protocol, Sequence
 
@@ -37,6 +38,17 @@ QUOTE_MARKS = frozenset(QUOTE_PAIRS) | frozenset(QUOTE_PAIRS.values())
 PUNCTUATION = frozenset(SENTENCE_MARKS + CLAUSE_MARKS + "、")
 #: Everything that is never text at a clause's edge.
 EDGE_MARKS = frozenset(SENTENCE_MARKS + CLAUSE_MARKS + SEPARATORS + "、·‧") | QUOTE_MARKS
+
+
+def _any_of(chars) -> "re.Pattern[str]":
+    return re.compile("[" + "".join(re.escape(ch) for ch in sorted(chars)) + "]")
+
+
+# the scans below run over every character of a document: found by the regex engine, not a loop
+_QUOTE_OR_TITLE = _any_of(OPENERS | set(CLOSERS))
+_CUTTING = _any_of(set(SENTENCE_MARKS + CLAUSE_MARKS + SEPARATORS) | QUOTE_MARKS)
+_TEXT = re.compile("[^\\s" + "".join(re.escape(ch) for ch in sorted(EDGE_MARKS)) + "]")  # \s is str.isspace
+_CLAUSE_TAIL = CLAUSE_MARKS + SEPARATORS + "、"
 
 #: A text is punctuated when it has at least one mark per this many other characters.
 CHARS_PER_MARK = 25
@@ -56,10 +68,10 @@ class Splitter(Protocol):
 
 def is_punctuated(view_text: str) -> bool:
     """True when ``view_text`` carries its own punctuation (one mark per :data:`CHARS_PER_MARK` chars)."""
-    marks = sum(1 for ch in view_text if ch in PUNCTUATION)
+    marks = sum(map(view_text.count, PUNCTUATION))
     if marks == 0:
         return False
-    content = sum(1 for ch in view_text if not ch.isspace() and ch not in EDGE_MARKS)
+    content = sum(map(len, view_text.split())) - sum(map(view_text.count, EDGE_MARKS))  # split: at str.isspace
     return marks * CHARS_PER_MARK >= content
 
 
@@ -68,7 +80,8 @@ def quote_pairs(text: str) -> dict[int, int]:
     """opening index → closing index of each quote or title pair that closes (nesting respected)."""
     pairs: dict[int, int] = {}
     stack: list[int] = []
-    for i, ch in enumerate(text):
+    for m in _QUOTE_OR_TITLE.finditer(text):
+        i, ch = m.start(), m.group()
         if ch in OPENERS:
             stack.append(i)
         elif ch in CLOSERS:
@@ -85,6 +98,26 @@ def quote_pairs(text: str) -> dict[int, int]:
 def mark_cuts(text: str) -> tuple[set[int], set[int]]:
     """(sentence starts, clause starts) the punctuation of ``text`` gives."""
     pairs = quote_pairs(text)
+    return _quoted_cuts(text, pairs) if pairs else _plain_cuts(text)
+
+
+def _plain_cuts(text: str) -> tuple[set[int], set[int]]:
+    """:func:`mark_cuts` of a text where no quote closes (most texts, every unpunctuated one):
+    every mark stands outside quotes, and only the marks are visited."""
+    sentences: set[int] = set()
+    clauses: set[int] = set()
+    for m in _CUTTING.finditer(text):
+        i, ch = m.start(), m.group()
+        clauses.update((i, i + 1))
+        if ch in SENTENCE_MARKS:
+            sentences.add(i + 1)
+        elif ch in SEPARATORS:
+            sentences.update((i, i + 1))
+    return sentences, clauses
+
+
+def _quoted_cuts(text: str, pairs: dict[int, int]) -> tuple[set[int], set[int]]:
+    """:func:`mark_cuts` with the quote ``pairs`` of ``text``, character by character."""
     closes = {c: o for o, c in pairs.items()}
     depth = [0] * (len(text) + 1)
     d = 0
@@ -122,14 +155,14 @@ def _units(text: str, cuts: set[int], sentence: bool) -> list[tuple[int, int]]:
             # lead: no marks but opening quotes/titles; tail: keep sentence marks and closers
             while s < e and (text[s].isspace() or (text[s] in EDGE_MARKS and text[s] not in OPENERS)):
                 s += 1
-            while e > s and (text[e - 1].isspace() or text[e - 1] in CLAUSE_MARKS + SEPARATORS + "、"):
+            while e > s and (text[e - 1].isspace() or text[e - 1] in _CLAUSE_TAIL):
                 e -= 1
         else:
             while s < e and (text[s].isspace() or text[s] in EDGE_MARKS):
                 s += 1
             while e > s and (text[e - 1].isspace() or text[e - 1] in EDGE_MARKS):
                 e -= 1
-        if any(not ch.isspace() and ch not in EDGE_MARKS for ch in text[s:e]):
+        if _TEXT.search(text, s, e):
             out.append((s, e))
     return out
 
