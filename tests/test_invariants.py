@@ -152,6 +152,27 @@ def test_cuts_of_a_text_whose_quotes_never_close_are_those_of_the_character_walk
         assert mark_cuts(text) == _quoted_cuts(text, {})
 
 
+@SETTINGS
+@given(st.integers(0, 14), st.lists(st.tuples(st.integers(-1, 15), st.integers(1, 5)), max_size=9))
+def test_best_cover_covers_most_with_fewest_pieces(length, spans):
+    """The lexicon's cover, its dynamic programme visiting only the candidates' starts: pieces from
+    the candidates that do not overlap, as many characters covered as any such choice, and the
+    fewest pieces among those that cover as many (checked against every subset)."""
+    from itertools import combinations
+
+    from pipeline.nlp.matcher import best_cover
+
+    candidates = sorted({(s, s + n) for s, n in spans if 0 <= s and s + n <= length})
+    chosen = best_cover(length, [(s, s + n) for s, n in spans])
+    assert all(c in candidates for c in chosen) and all(a[1] <= b[0] for a, b in zip(chosen, chosen[1:]))
+    best = (0, 0)
+    for k in range(len(candidates) + 1):
+        for subset in combinations(candidates, k):
+            if all(a[1] <= b[0] for a, b in zip(subset, subset[1:])):
+                best = max(best, (sum(e - s for s, e in subset), -k))
+    assert (sum(e - s for s, e in chosen), -len(chosen)) == best
+
+
 @pytest.fixture(scope="module")
 def vocabulary():
     from pipeline.actions.normal import default_normalise

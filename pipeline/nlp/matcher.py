@@ -18,6 +18,7 @@ of laying the mat (乃席賓) and gets no span (:func:`drop_acts`).
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -78,36 +79,38 @@ def drop_acts(text: str, chosen: Sequence[tuple[int, int, str]]) -> list[tuple[i
 def best_cover(length: int, candidates: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     """The non-overlapping subset of ``candidates`` (start, end) that covers the most characters of
     a text of ``length``; ties → fewer pieces, then the longer first piece. Dynamic programming from
-    the right, O(length + candidates)."""
+    the right over the candidates' starts only (the best cover of ``text[i:]`` is that of the
+    first start at or after ``i``), O(candidates · log candidates)."""
     by_start: dict[int, list[int]] = {}
     for s, e in set(candidates):
         if 0 <= s < e <= length:
             by_start.setdefault(s, []).append(e)
     if not by_start:
         return []
-    first = min(by_start)
-    # score[i] = (covered, -pieces) of the best cover of text[i:]
-    cover = [0] * (length + 1)
-    pieces = [0] * (length + 1)
-    choice = [0] * (length + 1)  # end of the piece chosen at i, 0 = none
-    for i in range(length - 1, first - 1, -1):
-        best_c, best_p, best_e = cover[i + 1], pieces[i + 1], 0
-        ends = by_start.get(i)
-        if ends:
-            for e in sorted(ends, reverse=True):  # longer first: wins exact ties
-                c, p = cover[e] + (e - i), pieces[e] + 1
-                if c > best_c or (c == best_c and p < best_p) or (c == best_c and p == best_p and best_e == 0):
-                    best_c, best_p, best_e = c, p, e
-        cover[i], pieces[i], choice[i] = best_c, best_p, best_e
+    starts = sorted(by_start)
+    n = len(starts)
+    # (covered, pieces) of the best cover from starts[k] on; k == n: nothing left
+    cover = [0] * (n + 1)
+    pieces = [0] * (n + 1)
+    choice = [0] * n  # end of the piece chosen at starts[k], 0 = none
+    for k in range(n - 1, -1, -1):
+        i = starts[k]
+        best_c, best_p, best_e = cover[k + 1], pieces[k + 1], 0
+        for e in sorted(by_start[i], reverse=True):  # longer first: wins exact ties
+            after = bisect_left(starts, e, k + 1)
+            c, p = cover[after] + (e - i), pieces[after] + 1
+            if c > best_c or (c == best_c and p < best_p) or (c == best_c and p == best_p and best_e == 0):
+                best_c, best_p, best_e = c, p, e
+        cover[k], pieces[k], choice[k] = best_c, best_p, best_e
     out: list[tuple[int, int]] = []
-    i = first
-    while i < length:
-        e = choice[i]
+    k = 0
+    while k < n:
+        e = choice[k]
         if e:
-            out.append((i, e))
-            i = e
+            out.append((starts[k], e))
+            k = bisect_left(starts, e, k + 1)
         else:
-            i += 1
+            k += 1
     return out
 
 
