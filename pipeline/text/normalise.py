@@ -111,6 +111,21 @@ def _table() -> dict[int, str]:
 
 def normalise_str(s: str) -> str:
     """The matching form of ``s``: variants, opencc t2s, variants again; exactly one char per char."""
+    if len(s) <= _SHORT:  # the rules ask again and again for the same words (揖, 不拜受)
+        return _normalise_short(s)
+    return _normalise(s)
+
+
+#: strings this short are remembered once normalised
+_SHORT = 4
+
+
+@lru_cache(maxsize=1 << 16)
+def _normalise_short(s: str) -> str:
+    return _normalise(s)
+
+
+def _normalise(s: str) -> str:
     table = _table()
     pre = s.translate(table)
     out = _t2s().convert(pre)

@@ -47,12 +47,12 @@ class TextView:
             stop = max(pos, cut_start)
             if stop > pos:  # whole stretches at a time: this runs over every character of a document
                 piece = raw[pos:stop]
-                keep = None if drop_chars is None else [not dropped for dropped in map(drop_chars, piece)]
-                if keep is None or all(keep):
+                if drop_chars is None or not any(map(drop_chars, piece)):  # any/map: no Python loop per char
                     chars.append(piece)
                     starts.extend(range(pos, stop))
                     ends.extend(range(pos + 1, stop + 1))
                 else:
+                    keep = [not dropped for dropped in map(drop_chars, piece)]
                     kept = list(compress(range(pos, stop), keep))
                     chars.append("".join(compress(piece, keep)))
                     starts.extend(kept)
