@@ -196,8 +196,7 @@ class LayerPredictor:
 
         if splitter == "attached":
             splitter = getattr(self, "splitter_", None)
-        drops = sorted((r.start, r.end) for r in removed)
-        kept = _KeptText(text, drops)
+        kept = _KeptText(text, sorted((r.start, r.end) for r in removed))
         # what the rest of the document says: its decided 經 and 注 (see pipeline.layers.memory)
         memory = None
         if self.use_memory and splitter is not None and any(seg.evidence == "default" and seg.shape is not None for seg in segments):
@@ -213,12 +212,12 @@ class LayerPredictor:
             spans = [(seg.start, seg.end)]
             if splitter is not None and seg.shape is not None:
                 shape = _with_lemma(seg.shape, kept(seg.start, seg.end), segments[:n])
-                runs = splitter.split_runs(text, seg.start, seg.end, drops, classifier=self, shape=shape,
-                                           memory=memory)
+                runs = splitter.split_runs(text, seg.start, seg.end, kept.within(seg.start, seg.end), classifier=self,
+                                           shape=shape, memory=memory)
                 shaped.update((len(pieces) + j, layer) for j, (_a, _b, layer) in enumerate(runs))
                 spans = [(a, b) for a, b, _layer in runs]
             elif splitter is not None:
-                found = splitter.split_span(text, seg.start, seg.end, drops, classifier=self)
+                found = splitter.split_span(text, seg.start, seg.end, kept.within(seg.start, seg.end), classifier=self)
                 if len(found) > 1:
                     spans = found
             pieces.extend((None, span) for span in spans)
@@ -354,17 +353,22 @@ def _kept_text(text: str, start: int, end: int, drops: list[tuple[int, int]]) ->
 class _KeptText:
     """:func:`_kept_text` of one document's text and removed ranges (sorted by start), with the
     ranges indexed once: a 四庫 file removes thousands (a ¶ ends every printed line), and each
-    run or piece needs only the few inside it."""
+    run or piece needs only the few inside it — the splitter too (:meth:`within`)."""
 
     def __init__(self, text: str, drops: list[tuple[int, int]]) -> None:
         self.text, self.drops = text, drops
         self.starts = [s for s, _e in drops]
         self.reach = list(accumulate((e for _s, e in drops), max))  # the furthest end so far
 
-    def __call__(self, start: int, end: int) -> str:
+    def within(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The ranges that may overlap ``[start, end)``, in order (every other one lies wholly
+        before or after it)."""
         lo = bisect_right(self.reach, start)  # every range before ends at or before start
         hi = bisect_left(self.starts, end)  # every range from here starts at or after end
-        return _kept_text(self.text, start, end, self.drops[lo:hi])
+        return self.drops[lo:hi]
+
+    def __call__(self, start: int, end: int) -> str:
+        return _kept_text(self.text, start, end, self.within(start, end))
 
 
 

@@ -40,14 +40,15 @@ PUNCTUATION = frozenset(SENTENCE_MARKS + CLAUSE_MARKS + "、")
 EDGE_MARKS = frozenset(SENTENCE_MARKS + CLAUSE_MARKS + SEPARATORS + "、·‧") | QUOTE_MARKS
 
 
-def _any_of(chars) -> "re.Pattern[str]":
-    return re.compile("[" + "".join(re.escape(ch) for ch in sorted(chars)) + "]")
+def _class(chars, head: str = "") -> "re.Pattern[str]":
+    """A regex character class of ``chars`` (after ``head``: ``^\\s`` for "none of them, no space")."""
+    return re.compile("[" + head + "".join(re.escape(ch) for ch in sorted(chars)) + "]")
 
 
 # the scans below run over every character of a document: found by the regex engine, not a loop
-_QUOTE_OR_TITLE = _any_of(OPENERS | set(CLOSERS))
-_CUTTING = _any_of(set(SENTENCE_MARKS + CLAUSE_MARKS + SEPARATORS) | QUOTE_MARKS)
-_TEXT = re.compile("[^\\s" + "".join(re.escape(ch) for ch in sorted(EDGE_MARKS)) + "]")  # \s is str.isspace
+_QUOTE_OR_TITLE = _class(OPENERS | set(CLOSERS))
+_CUTTING = _class(set(SENTENCE_MARKS + CLAUSE_MARKS + SEPARATORS) | QUOTE_MARKS)
+_TEXT = _class(EDGE_MARKS, head="^\\s")  # \s is str.isspace
 _CLAUSE_TAIL = CLAUSE_MARKS + SEPARATORS + "、"
 
 #: A text is punctuated when it has at least one mark per this many other characters.
