@@ -200,3 +200,70 @@ def test_model_tags_only_the_layers_it_learned(tiny_model):
     assert jing_only["ZHU"] == plain["ZHU"] and jing_only["SHU"] == plain["SHU"]
     assert jing_only["JING"] != plain["JING"] and jing_only["JING"] == everywhere["JING"]
     assert everywhere["SHU"] != plain["SHU"]
+
+
+def test_split_at_cuts_tokens_and_keeps_every_span_group():
+    """A cut inside a token splits it; the text, the other tokens and every span group (by its
+    characters) stay; a cut on a boundary changes nothing."""
+    from spacy.tokens import Doc, Span
+    from spacy.vocab import Vocab
+
+    from pipeline.nlp.retokenize import split_at, token_boundaries
+
+    doc = Doc(Vocab(), words=["司馬", "釋弓", "而后", "卿大夫", "升"], spaces=[False] * 5)
+    doc.spans["sc"] = [Span(doc, 0, 1, label="ACTOR"), Span(doc, 3, 4, label="ACTOR")]
+    doc.spans["other"] = [Span(doc, 4, 5, label="VERB")]
+    assert split_at(doc, [2, 6]) is False and len(doc) == 5  # boundaries only
+    assert split_at(doc, [3, 7]) is True
+    assert [t.text for t in doc] == ["司馬", "釋", "弓", "而后", "卿", "大夫", "升"]
+    assert doc.text == "司馬釋弓而后卿大夫升"
+    assert [(s.text, s.label_) for s in doc.spans["sc"]] == [("司馬", "ACTOR"), ("卿大夫", "ACTOR")]
+    assert [(s.text, s.label_) for s in doc.spans["other"]] == [("升", "VERB")]
+    assert token_boundaries(doc) == {0, 2, 3, 4, 6, 7, 9, 10}
+
+
+@pytest.mark.parametrize("text, names", [
+    ("射人戒諸公卿大夫射司士戒士射與贊者", ["卿", "大夫"]),  # 大射 p7, unpunctuated: 諸公、卿、大夫
+    ("司馬釋弓反位而后卿大夫升就席", ["卿", "大夫"]),  # 大射 p558
+])
+def test_a_model_span_inside_a_jieba_token_is_kept(processor, text, names):
+    """jieba reads 卿大夫 as one word; the span CRF reads 卿 and 大夫 (a list whose 、 the
+    unpunctuated edition lost, as the gold has it). The token is cut, not the spans dropped: they
+    were lost whole before (neither 卿 nor 大夫 nor 卿大夫 was a span)."""
+    out = processor.process({"text": text, "meta": {"layer": "JING"}})
+    actors = [s["text"] for s in out["spans"] if s["label"] == "ACTOR"]
+    for name in names:
+        assert name in actors
+
+
+def test_the_spans_of_yili_process_do_not_depend_on_the_word_tokenizer(processor):
+    """The spans come from the lexicon and the character span model: jieba (the default) and the
+    char backend give the same spans and tuples on a whole unpunctuated 四庫 chapter."""
+    from pipeline.config import load_config
+    from pipeline.process import DocumentProcessor
+    from pipeline.read.inputs import read_file
+
+    from conftest import CORPUS
+
+    config = load_config()
+    chars = DocumentProcessor({**config, "nlp": {**config["nlp"], "tokenizer": "char"}})
+    item = read_file(CORPUS / "zhushu-siku" / "07_dashe.txt")
+    by_jieba, by_char = processor.process_item(item), chars.process_item(item)
+    assert by_jieba["spans"] == by_char["spans"] and by_jieba["actions"] == by_char["actions"]
+    assert len(by_jieba["spans"]) > 10000
+
+
+def test_no_model_span_opens_on_a_function_word():
+    """Seed 003's 主人之贊者 (a lexicon term, one jieba token): the span CRF reads 之贊者, which
+    would cut the term in two and hide it. No gold span opens on 之 于 於 而 者; the model's is
+    dropped and the lexicon's stands."""
+    from pathlib import Path
+
+    from pipeline.text.normalise import normalise_str
+
+    raw = next((Path(__file__).resolve().parents[1] / "pipeline" / "samples").glob("003_*.txt")).read_text(encoding="utf-8")
+    start = raw.index("下記云︰「主人之贊者")
+    spans = tag_spans(build_nlp(), normalise_str(raw[start:start + 40]))
+    assert (5, 10, "ACTOR") in spans  # 主人之赞者
+    assert not any(s < 10 < e or s < 5 < e for s, e, _ in spans)
+    assert sm.within_text("主人之赞者", [(2, 5, "ACTOR"), (0, 2, "ACTOR")]) == [(0, 2, "ACTOR")]

@@ -21,7 +21,9 @@ from the lexicon spans and the model spans (``mode``):
 
 and ``labels`` (``[nlp] span_model_labels``) limits the model spans considered to those labels.
 
-A model span that does not fall on the host tokenizer's token boundaries is dropped. The model is
+A model span whose boundary falls inside a token of the host tokenizer cuts that token
+(:mod:`pipeline.nlp.retokenize`: jieba's 卿大夫 where the model reads the list 卿 | 大夫); the spans
+of ``yili process`` are the same with jieba as with one token per character. The model is
 loaded from a local folder only (``models/spans`` by default, ``[nlp] span_model``); nothing is
 ever downloaded. A missing or unreadable folder raises :class:`SpanModelError` naming the path
 and the command that rebuilds it.
@@ -42,6 +44,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from pipeline.labels import SPAN_LABELS
+from pipeline.nlp.retokenize import split_at, token_boundaries
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_MODEL_DIR = REPO / "models" / "spans"
@@ -414,9 +417,15 @@ def train_spans(out: Optional[str | Path] = None, chapters: Optional[Sequence[st
 # -- combining with the lexicon ---------------------------------------------------------------------
 
 
+#: characters no span opens on (之 赞者 of 主人之赞者; the gold opens none of its spans so, and a
+#: model span that does would cut a lexicon term in two): 其 and 以 open some (其位, 以爵拜者)
+NEVER_OPENS = frozenset("之于於而者")
+
+
 def within_text(text: str, spans: Sequence[Triple]) -> list[Triple]:
     """Model spans without the marks at their edges (西阶, → 西阶: a mark the model never saw in
-    training, an ASCII comma, can be read into a span); a span with a mark inside is dropped."""
+    training, an ASCII comma, can be read into a span); a span with a mark inside is dropped, and
+    so is one that opens on a function word no span opens on (:data:`NEVER_OPENS`)."""
     from pipeline.text.punctuate import is_text_char
 
     out = []
@@ -425,7 +434,7 @@ def within_text(text: str, spans: Sequence[Triple]) -> list[Triple]:
             s += 1
         while e > s and not is_text_char(text[e - 1]):
             e -= 1
-        if s < e and all(is_text_char(ch) for ch in text[s:e]):
+        if s < e and text[s] not in NEVER_OPENS and all(is_text_char(ch) for ch in text[s:e]):
             out.append((s, e, label))
     return out
 
@@ -503,10 +512,15 @@ class SpanModelComponent:
     def _apply(self, doc: Doc, existing: list[Span], found: list[Triple]) -> None:
         lexicon = [(s.start_char, s.end_char, s.label_) for s in existing]
         by_range = {(s.start_char, s.end_char, s.label_): s for s in existing}
+        chosen = combine(lexicon, found, self.mode, self.labels)
+        bounds = token_boundaries(doc)
+        off = [x for s, e, label in chosen if (s, e, label) not in by_range for x in (s, e) if x not in bounds]
+        if off and split_at(doc, off):  # the model's boundary inside a token: cut the token, keep the span
+            by_range = {}
         spans: list[Span] = []
-        for s, e, label in combine(lexicon, found, self.mode, self.labels):
+        for s, e, label in chosen:
             span = by_range.get((s, e, label)) or doc.char_span(s, e, label=label, alignment_mode="strict")
-            if span is not None:  # a model span off the host tokens' boundaries is dropped
+            if span is not None:
                 spans.append(span)
         doc.spans[self.key] = spans
 
