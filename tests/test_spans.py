@@ -269,6 +269,19 @@ def test_the_lie_of_things_an_alignment_or_an_extent_is_no_part_of_the_place_in_
     assert places("棜在其南南順實獸于其上東首") == ["其南", "其上"]
 
 
+def test_a_row_a_drums_face_or_a_side_of_the_body_is_no_part_of_the_place_in_unpunctuated_text(processor):
+    """07 p22, 15 p173, 03 p72, 07 p320 without their marks: 南鼓 is the way the drum faces, 南陳 the
+    way a row runs (as 東肆 above), 左頭 and 右巨指 a side of the body: the place before them ends
+    where the edition's comma stood (阼階西，南鼓; 結于面，左頭)."""
+    def places(text):
+        return spans(processor, text, "LOCATION")
+
+    assert places("建鼓在阼階西南鼓應鼙在其東南鼓") == ["阼階西", "其東"]
+    assert "豆南" in places("主婦設兩敦黍稷于俎南西上及兩鉶芼設于豆南南陳")
+    assert places("上大夫相見以羔飾之以布四維之結于面左頭如麛執之") == ["面"]
+    assert places("司射適次袒決遂執弓挾乘矢於弓外見鏃於弣右巨指鉤弦") == ["次", "弓外", "弣"]
+
+
 def test_an_inventory_cut_item_by_item_by_the_duanju_is_not_marked(processor):
     """05 p1024 and 04's 記 without their marks: the 斷句 cuts the list whose 、 is lost item by
     item (折脊|脅|肺|臑), and three such clauses in a row of a sentence with no act are an inventory,

@@ -42,8 +42,9 @@ from pipeline.actions.tokens import split_doubled
 Span = tuple[int, int, str]
 
 
-#: how things lie (東肆, 南順, 北括, 東首): a direction before them is no part of a place
-_LIE = "肆順括首"
+#: how things lie (東肆, 南順, 北括, 東首; the row 南陳, the drum's face 南鼓, the collar 西領, the
+#: handle 南枋, lengthwise 西縮, the tip 南末, the spout 南流): a direction before them is no part of a place
+_LIE = "肆順括首陳鼓領枋縮末流"
 #: classes of characters (any one of them), as written in the traditional text
 _CHAR_CLASSES: dict[str, str] = {
     "numerals": "一二三四五六七八九十兩",
@@ -53,7 +54,7 @@ _CHAR_CLASSES: dict[str, str] = {
     "gear": "決遂拾", "gear_before": "不袒襲", "gear_list": "決遂拾、", "in_turn_before": "取發",
     "holder_before": "設退奉執取與及、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
-    "measures": "步笴等尺丈寸", "assistant_before": "一二三四作", "facing_after": "面上當" + _LIE, "lie_after": _LIE,
+    "measures": "步笴等尺丈寸", "sides": "左右", "body_parts": "手頭首肩臂巨足", "assistant_before": "一二三四作", "facing_after": "面上當" + _LIE, "lie_after": _LIE,
     "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折",
 }
 #: single words
@@ -291,12 +292,14 @@ def _places(p: _Passage, spans: list[Span]) -> list[Span]:
     cov = _covered(t, spans)
     verb_starts = {s for s, _e, label in spans if label == "VERB"}
     thing_ends = {e for _s, e, label in spans if label == "OBJECT"}
+    thing_starts = {s for s, _e, label in spans if label == "OBJECT"}
 
     def direction_at(i: int, linked: bool = False) -> int:
         """End of an uncovered direction (1–2 characters) at ``i`` that is no facing or order
         (北面, 東上), no lie of things (東肆, 南順, 北括, 東首: 篚在洗西南肆 is 洗西 then 南肆), no
         alignment (中庭南當洗: 南 goes with 當), no extent (南北以堂深: two opposite directions) nor,
-        unless 之 links it (大夫之右拜送), the way a move goes (由其位南進: 南 goes with 進)."""
+        unless 之 links it (大夫之右拜送), the way a move goes (由其位南進: 南 goes with 進), nor 左/右
+        before a part of the body or a thing (左頭, 右巨指, 右肩, 左右几)."""
         k = i
         while k < len(t) and k - i < 2 and not cov[k] and t[k] in c["directions"]:
             k += 1
@@ -306,6 +309,8 @@ def _places(p: _Passage, spans: list[Span]) -> list[Span]:
             return i
         if t[i:k] in c["extents"]:
             return i
+        if all(ch in c["sides"] for ch in t[i:k]) and k < len(t) and (t[k] in c["body_parts"] or k in thing_starts):
+            return i  # 結于面|左頭, 見鏃於弣|右巨指, 尸俎|右肩, 戶牖之間|左右几: a side of the body or of things
         return k
 
     out: list[Span] = []
