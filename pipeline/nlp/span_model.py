@@ -23,7 +23,7 @@ and ``labels`` (``[nlp] span_model_labels``) limits the model spans considered t
 
 A model span whose boundary falls inside a token of the host tokenizer cuts that token
 (:mod:`pipeline.nlp.retokenize`: jieba's 卿大夫 where the model reads the list 卿 | 大夫); the spans
-of ``yili process`` are the same with jieba as with one token per character. The model is
+of ``yili process`` are the same with jieba, one token per character or UD-Kanbun. The model is
 loaded from a local folder only (``models/spans`` by default, ``[nlp] span_model``); nothing is
 ever downloaded. A missing or unreadable folder raises :class:`SpanModelError` naming the path
 and the command that rebuilds it.
