@@ -237,8 +237,8 @@ def test_a_model_span_inside_a_jieba_token_is_kept(processor, text, names):
 
 
 def test_the_spans_of_yili_process_do_not_depend_on_the_word_tokenizer(processor):
-    """The spans come from the lexicon and the character span model: jieba (the default) and the
-    char backend give the same spans and tuples on a whole unpunctuated 四庫 chapter."""
+    """The spans come from the lexicon and the character span model: jieba (the default), the char
+    backend and UD-Kanbun give the same spans and tuples on whole unpunctuated chapters."""
     from pipeline.config import load_config
     from pipeline.process import DocumentProcessor
     from pipeline.read.inputs import read_file
@@ -251,6 +251,12 @@ def test_the_spans_of_yili_process_do_not_depend_on_the_word_tokenizer(processor
     by_jieba, by_char = processor.process_item(item), chars.process_item(item)
     assert by_jieba["spans"] == by_char["spans"] and by_jieba["actions"] == by_char["actions"]
     assert len(by_jieba["spans"]) > 10000
+    # UD-Kanbun (a test dependency) cuts words its own way: the same again on 覲禮 of the 鄭注 edition
+    kanbun = DocumentProcessor({**config, "nlp": {**config["nlp"], "tokenizer": "udkanbun"}})
+    item = read_file(CORPUS / "zhengzhu-sbck" / "10_jinli.txt")
+    by_jieba, by_kanbun = processor.process_item(item), kanbun.process_item(item)
+    assert by_jieba["spans"] == by_kanbun["spans"] and by_jieba["actions"] == by_kanbun["actions"]
+    assert len(by_jieba["spans"]) > 500
 
 
 def test_no_model_span_opens_on_a_function_word():
