@@ -19,8 +19,9 @@ def token_boundaries(doc: Doc) -> set[int]:
     """The character offsets where a token starts or ends."""
     out = {0}
     for token in doc:
-        out.add(token.idx)
-        out.add(token.idx + len(token.text))
+        i = token.idx
+        out.add(i)
+        out.add(i + len(token))  # len(token): its characters (no Python string is built)
     return out
 
 

@@ -513,10 +513,12 @@ class SpanModelComponent:
         lexicon = [(s.start_char, s.end_char, s.label_) for s in existing]
         by_range = {(s.start_char, s.end_char, s.label_): s for s in existing}
         chosen = combine(lexicon, found, self.mode, self.labels)
-        bounds = token_boundaries(doc)
-        off = [x for s, e, label in chosen if (s, e, label) not in by_range for x in (s, e) if x not in bounds]
-        if off and split_at(doc, off):  # the model's boundary inside a token: cut the token, keep the span
-            by_range = {}
+        edges = [x for s, e, label in chosen if (s, e, label) not in by_range for x in (s, e)]
+        if edges:
+            bounds = token_boundaries(doc)
+            off = [x for x in edges if x not in bounds]
+            if off and split_at(doc, off):  # the model's edge inside a token: cut the token, keep the span
+                by_range = {}
         spans: list[Span] = []
         for s, e, label in chosen:
             span = by_range.get((s, e, label)) or doc.char_span(s, e, label=label, alignment_mode="strict")
