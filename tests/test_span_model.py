@@ -220,6 +220,12 @@ def test_split_at_cuts_tokens_and_keeps_every_span_group():
     assert [(s.text, s.label_) for s in doc.spans["sc"]] == [("司馬", "ACTOR"), ("卿大夫", "ACTOR")]
     assert [(s.text, s.label_) for s in doc.spans["other"]] == [("升", "VERB")]
     assert token_boundaries(doc) == {0, 2, 3, 4, 6, 7, 9, 10}
+    # a parsed Doc: the first piece keeps the token's head and relation, the others attach to it
+    parsed = Doc(Vocab(), words=["司馬", "卿大夫", "升"], spaces=[False] * 3, pos=["NOUN", "NOUN", "VERB"],
+                 heads=[2, 2, 2], deps=["nsubj", "obj", "ROOT"])
+    assert split_at(parsed, [3]) is True
+    assert [(t.text, t.pos_, t.head.text, t.dep_) for t in parsed] == [
+        ("司馬", "NOUN", "升", "nsubj"), ("卿", "NOUN", "升", "obj"), ("大夫", "NOUN", "卿", "flat"), ("升", "VERB", "升", "ROOT")]
 
 
 @pytest.mark.parametrize("text, names", [

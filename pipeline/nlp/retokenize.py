@@ -28,8 +28,9 @@ def token_boundaries(doc: Doc) -> set[int]:
 def split_at(doc: Doc, offsets: Iterable[int]) -> bool:
     """Split the tokens of ``doc`` at the character ``offsets`` that fall inside one; every span
     group is rebuilt on the new tokens (spaCy's retokenizer leaves their token indexes stale).
-    Each piece keeps the token's tag and part of speech; the first piece keeps its head, the
-    others attach to the first. Returns whether a token was split."""
+    Each piece keeps the token's tag and part of speech; the first piece keeps its head (and
+    relation), the others attach to the first (as ``flat``, in a parsed Doc). Returns whether a
+    token was split."""
     starts = [token.idx for token in doc]
     cuts: dict[int, list[int]] = {}
     for offset in sorted(set(offsets)):
@@ -43,6 +44,9 @@ def split_at(doc: Doc, offsets: Iterable[int]) -> bool:
         return False
     groups = {key: [(s.start_char, s.end_char, s.label_, s.kb_id_) for s in group] for key, group in doc.spans.items()}
     ents = [(s.start_char, s.end_char, s.label_, s.kb_id_) for s in doc.ents]
+    parsed = doc.has_annotation("DEP")
+    if parsed:
+        doc.vocab.strings.add("flat")
     with doc.retokenize() as retokenizer:
         for i, inner in cuts.items():
             token = doc[i]
@@ -51,6 +55,8 @@ def split_at(doc: Doc, offsets: Iterable[int]) -> bool:
             first_head = token.head if token.head.i != token.i else (token, 0)
             heads = [first_head] + [(token, 0)] * (len(orths) - 1)
             attrs = {"TAG": [token.tag_] * len(orths), "POS": [token.pos_] * len(orths)}
+            if parsed:
+                attrs["DEP"] = [token.dep_] + ["flat"] * (len(orths) - 1)
             retokenizer.split(token, orths, heads=heads, attrs=attrs)
     for key, rows in groups.items():
         doc.spans[key] = [Span(doc, span.start, span.end, label=label, kb_id=kb) for s, e, label, kb in rows
