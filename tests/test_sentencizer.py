@@ -58,3 +58,50 @@ def test_unknown_splitter_is_refused():
 
     with pytest.raises(ValueError, match="unknown splitter"):
         SentenceSetter("whitespace")
+
+
+@pytest.mark.parametrize("text, sentence, actor", [
+    # 鄉射禮 p229 unpunctuated: …北面東上。工坐，相者坐授瑟 — jieba reads 東上|工 as 東|上工
+    ("工四人二瑟瑟先相者皆左何瑟面鼓執越內弦右手相入升自西階北面東上工坐相者坐授瑟乃降", "工坐相者坐授瑟乃降", "工"),
+    # 大射 p52: 小卿賓西，東上。大夫繼而東上 — jieba's 上大夫 (a term of the lexicon) across the break
+    ("卿席賓東東上小卿賓西東上大夫繼而東上若有東面者則北上", "大夫繼而東上", "大夫"),
+])
+def test_a_break_inside_a_word_cuts_the_word(nlp, text, sentence, actor):
+    """The 斷句 model breaks where jieba joined two characters into a word: the word is cut, so
+    the spaCy sentence is the model's (it used to end one character late, 東上工 | 坐…), and the
+    participant that opens it is a span of its own (上工 and 上大夫 crossed the break)."""
+    doc = nlp.make_doc(text)
+    doc.user_data["layer"] = "JING"
+    for _, pipe in nlp.pipeline:
+        doc = pipe(doc)
+    sents = [s.text for s in doc.sents]
+    assert sents == [text[s:e] for s, e in doc.user_data["sentence_chars"]]
+    assert sentence in sents
+    start = text.index(sentence)
+    opening = [s for s in doc.spans["sc"] if s.start_char == start]
+    assert [(s.text, s.label_) for s in opening] == [(actor, "ACTOR")]
+    assert all(not (s.start_char < start < s.end_char) for s in doc.spans["sc"])
+
+
+def test_a_cut_keeps_the_tokenizers_lexicon_cover_in_step():
+    """The span ruler reads the tokenizer's lexicon cover by token index: after a cut outside every
+    term the cover points at the same terms on the new tokens; a cut inside a term drops the cover
+    (its best cover is another text's) and the ruler matches the lexicon itself."""
+    from pipeline.nlp import build_nlp
+    from pipeline.nlp.base import COVER_KEY
+    from pipeline.nlp.retokenize import split_at
+
+    tokenizer = build_nlp().tokenizer
+    text = "宰自主人之左贊命命曰孝孫某筮來日某諏此某事適其皇祖某子尚饗"  # 特牲 p18: jieba's 某子|尚 as 子尚
+    doc = tokenizer(text)
+    _fp, n, rows = doc.user_data[COVER_KEY]
+    terms = {(s, e) for s, e, _i, _label in rows}
+    inside = [t for t in doc if len(t) > 1 and (t.idx, t.idx + len(t)) not in terms]
+    assert inside, [t.text for t in doc]
+    assert split_at(doc, [inside[0].idx + 1])
+    _fp, n2, rows2 = doc.user_data[COVER_KEY]
+    assert n2 == len(doc) == n + 1 and len(rows2) == len(rows)
+    assert all(doc[i].text == text[s:e] for s, e, i, _label in rows2)
+    term = next(t for t in doc if len(t) > 1 and (t.idx, t.idx + len(t)) in terms)
+    assert term.text == "主人"
+    assert split_at(doc, [term.idx + 1]) and COVER_KEY not in doc.user_data

@@ -14,6 +14,8 @@ from typing import Iterable
 
 from spacy.tokens import Doc, Span
 
+from pipeline.nlp.base import COVER_KEY
+
 
 def token_boundaries(doc: Doc) -> set[int]:
     """The character offsets where a token starts or ends."""
@@ -58,6 +60,7 @@ def split_at(doc: Doc, offsets: Iterable[int]) -> bool:
             if parsed:
                 attrs["DEP"] = [token.dep_] + ["flat"] * (len(orths) - 1)
             retokenizer.split(token, orths, heads=heads, attrs=attrs)
+    _reindex_cover(doc)
     for key, rows in groups.items():
         doc.spans[key] = [Span(doc, span.start, span.end, label=label, kb_id=kb) for s, e, label, kb in rows
                           if (span := doc.char_span(s, e)) is not None]
@@ -65,3 +68,22 @@ def split_at(doc: Doc, offsets: Iterable[int]) -> bool:
         doc.ents = [Span(doc, span.start, span.end, label=label, kb_id=kb) for s, e, label, kb in ents
                     if (span := doc.char_span(s, e)) is not None]
     return True
+
+
+def _reindex_cover(doc: Doc) -> None:
+    """Point the tokenizer's lexicon cover (:data:`~pipeline.nlp.base.COVER_KEY`) at the new tokens,
+    so the span ruler still reads its spans from it. A cut inside a term makes the cover wrong for
+    the text (the best cover of 上工 is not that of 上|工): it is dropped, and the ruler matches."""
+    given = doc.user_data.get(COVER_KEY)
+    if not given:
+        return
+    fingerprint, _n, rows = given
+    token_at = {token.idx: token.i for token in doc}
+    kept = []
+    for s, e, _i, label in rows:
+        i = token_at.get(s)
+        if i is None or s + len(doc[i]) != e:
+            del doc.user_data[COVER_KEY]
+            return
+        kept.append((s, e, i, label))
+    doc.user_data[COVER_KEY] = (fingerprint, len(doc), kept)

@@ -5,10 +5,11 @@ text goes through the 斷句 model (``splitter = "crf"``, the shipped ``models/p
 lexicon rules (``"rules"``), or stays one sentence (``"marks"``: marks only). The layer given in
 ``doc.user_data["layer"]`` (JING/ZHU/SHU) selects the model's per-layer features.
 
-A sentence break that falls inside a token (a word backend may join characters across it) moves
-to the end of that token: spaCy sentences are token ranges. ``doc.user_data["sentence_chars"]``
-keeps the exact character ranges, in the coordinates of ``doc.text``; map them to the raw text with
-the :class:`~pipeline.text.view.TextView` the text came from (``view.to_raw``), as
+A sentence break that falls inside a token (jieba joins 東上|工坐 into 上工) cuts that token
+(:func:`pipeline.nlp.retokenize.split_at`), as ``yili process`` tokenizes each sentence apart: the
+spaCy sentences are then the character ranges kept in ``doc.user_data["sentence_chars"]`` (in the
+coordinates of ``doc.text``); map them to the raw text with the
+:class:`~pipeline.text.view.TextView` the text came from (``view.to_raw``), as
 :func:`raw_sentences` does.
 """
 
@@ -18,6 +19,8 @@ from typing import Any, Optional
 
 from spacy.language import Language
 from spacy.tokens import Doc
+
+from pipeline.nlp.retokenize import split_at
 
 SPLITTERS = ("crf", "rules", "marks")
 
@@ -52,15 +55,9 @@ class SentenceSetter:
         sentences, _clauses = split_units(text, self._splitter(doc.user_data.get("layer")))
         doc.user_data["sentence_chars"] = [list(s) for s in sentences]
         starts = {s for s, _e in sentences}
-        # a token starts a sentence if a sentence starts at it or inside the token before it
-        pending = sorted(starts)
-        k = 0
+        split_at(doc, starts)  # a break inside a token cuts it
         for token in doc:
-            begun = False
-            while k < len(pending) and pending[k] <= token.idx:
-                begun = True
-                k += 1
-            token.is_sent_start = token.i == 0 or begun
+            token.is_sent_start = token.i == 0 or token.idx in starts
         return doc
 
 
