@@ -1714,3 +1714,13 @@ def test_a_name_cut_off_alone_before_the_same_name_ends_the_act_before_it(extrac
     p.sentences = [(0, s1), (s1, s2), (s2, len(p.view.text))]
     r = Run(raw, extractor.extract([p]))
     assert [(a.actor, a.target) for a in r.all("拜")] == [("主人", "賓"), ("賓", None), ("主人", "介"), ("介", None)]
+
+
+def test_a_declined_bow_that_ends_on_ji_shou_is_completed_by_the_bower(extractor):
+    # 07 大射: 受者…下，再拜稽首。小臣正辭，升成拜。公答拜。乃就席，坐行之。 The bow declined is the
+    # whole 再拜稽首 (its last act 稽首): the one who bowed climbs, completes it and sits, not 小臣正.
+    r = xh(extractor, "07", 793)
+    check(r.get("辭"), actor="小臣正")
+    for verb in ("升", "就", "坐"):
+        check(r.all(verb)[-1], actor="受者")
+    assert [a.actor for a in r.all("拜")] == ["受者", "受者", "公"]

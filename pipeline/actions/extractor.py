@@ -756,9 +756,10 @@ class _Run:
             self.current = principal  # 下拜，小臣正辭，升，再拜稽首: the bow declined, the bower goes on
 
     def bowed_before(self, principal: str, skip: int) -> bool:
-        """Was the act before the last ``skip`` ones a bow of ``principal``?"""
+        """Was the act before the last ``skip`` ones a bow of ``principal`` (拜, or the 稽首 that
+        ends 再拜稽首: 下，再拜稽首。小臣正辭，升成拜)?"""
         at = len(self.emitted) - skip - 1
-        return at >= self.history_start and self.emitted[at].lemma == "拜" \
+        return at >= self.history_start and self.emitted[at].lemma in _BOWS \
             and self.emitted[at].actor_key == self.key(principal)
 
     def _commanded_alongside(self, text: str, piece: Piece, sentence: tuple[int, int]) -> bool:
@@ -966,6 +967,9 @@ _THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
 _THEN = "则則"
+#: the acts of a bow another may decline (小臣正辭): 拜, and 稽首 closing 再拜稽首
+_BOWS = ("拜", "稽首")
+
 #: words of someone speaking (某也願見, 吾子, 敢辭, 固辭, 請終賜見); not 余 "I", which is also 餘 (the
 #: remaining) in the normalised view: 坐委餘獲 is narrative
 _SPEECH_WORDS = set("某吾予爾敢也矣乎哉寡固請辱願")
