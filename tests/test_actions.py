@@ -1724,3 +1724,12 @@ def test_a_declined_bow_that_ends_on_ji_shou_is_completed_by_the_bower(extractor
     for verb in ("升", "就", "坐"):
         check(r.all(verb)[-1], actor="受者")
     assert [a.actor for a in r.all("拜")] == ["受者", "受者", "公"]
+
+
+@pytest.mark.parametrize("chapter, k", [("07", 781), ("05", 941), ("04", 478), ("07", 256)])
+def test_dishes_set_before_someone_have_no_named_server(extractor, chapter, k):
+    """薦之 / 薦諸其位: the dishes are set before the one the clause speaks of (祝史、小臣師亦就其位而薦之,
+    司正既舉觶而薦諸其位, 辯獻大夫，遂薦之); who serves is not written (the gold has no actor there)."""
+    r = xh(extractor, chapter, k)
+    assert r.get("薦").actor is None
+    assert all(a.actor in (None, "祝史、小臣師", "擯者", "大夫") for a in r.actions)

@@ -675,8 +675,11 @@ class _Run:
         for d in piece.acts:
             if self._told_again(view.text, d, sentence[0]):
                 continue  # 獻工與笙…既獻，奠于下篚: "once presented" looks back at the act, no new one
+            served = _served_to(view.text, d, piece.subject, self.x.normalise)
             if piece.thing_topic and subject is None and d.lemma in _THING_SUBJECT_VERBS:
                 actor, inferred = None, True  # 肝從, 俎入設, 薦俎從設: a thing as topic, no agent
+            elif served:
+                actor, inferred = None, True  # 司正既舉觶而薦諸其位: 司正 is served, by someone unnamed
             elif both:
                 actor, inferred = None, True
             elif declined_for is not None:
@@ -707,7 +710,7 @@ class _Run:
                 declined_for = principal  # the acts after the 辭 in this clause are the bower's
             if subject and not inferred and d.all_marker:
                 self.all_written = (len(self.emitted), actor)  # 長皆奠觶于其所，皆揖其弟子
-            if actor is None and self.current is None and not d.response and not self.unnamed:
+            if actor is None and self.current is None and not d.response and not self.unnamed and not served:
                 if not _marks_time(act, self.voc.kinds.get(self.x.normalise(act.object or ""), ())):
                     self.unresolved.append(emitted)
             elif actor is not None and not inferred and d.lemma == "盥" and self.unresolved \
@@ -1018,6 +1021,17 @@ def _rite_name(text: str, sentences) -> int:
     if (end < len(text) and text[end] in "。．.") or any(e == end for _, e in sentences):
         return end
     return 0
+
+
+def _served_to(text: str, d: Draft, subject: Optional[Span], normalise: Callable[[str], str]) -> bool:
+    """Is the act 薦之 / 薦諸其位, dishes set before the one the clause speaks of (祝史、小臣師亦就其位
+    而薦之, 遂薦之)? The server is unnamed; only a subject written right before 薦 (X薦之) serves."""
+    if d.lemma != "薦":
+        return False
+    end = d.verb_token[1]
+    if end >= len(text) or text[end] not in (normalise("之"), normalise("諸")):
+        return False
+    return subject is None or subject[1] != d.verb_token[0]
 
 
 def _waiting(text: str, verb_at: int) -> bool:
