@@ -1733,3 +1733,12 @@ def test_dishes_set_before_someone_have_no_named_server(extractor, chapter, k):
     r = xh(extractor, chapter, k)
     assert r.get("薦").actor is None
     assert all(a.actor in (None, "祝史、小臣師", "擯者", "大夫") for a in r.actions)
+
+
+def test_an_act_bidden_to_no_one_named_is_not_the_bidders(extractor):
+    """05 鄉射: 司射命設豐，設豐、實觶如初。遂命勝者…: the 設豐 bidden is done by the unnamed bidden
+    (no actor), not by 司射, who goes on with the next 命."""
+    r = xh(extractor, "05", 714)
+    assert [a.actor for a in r.all("命")] == ["司射", "司射"]
+    check(r.get("設"), actor=None)
+    check(r.get("實"), actor=None)

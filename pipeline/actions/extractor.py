@@ -672,13 +672,14 @@ class _Run:
             pending = self.pending = None  # another participant acts: the waiting place lapses
         used_pending = False
         declined_for: Optional[str] = None  # the bower whose bow the subject just declined
+        carried_out = subject is None and self._carries_out_command(view.text, piece, sentence)
         for d in piece.acts:
             if self._told_again(view.text, d, sentence[0]):
                 continue  # 獻工與笙…既獻，奠于下篚: "once presented" looks back at the act, no new one
             served = _served_to(view.text, d, piece.subject, self.x.normalise)
             if piece.thing_topic and subject is None and d.lemma in _THING_SUBJECT_VERBS:
                 actor, inferred = None, True  # 肝從, 俎入設, 薦俎從設: a thing as topic, no agent
-            elif served:
+            elif served or carried_out:
                 actor, inferred = None, True  # 司正既舉觶而薦諸其位: 司正 is served, by someone unnamed
             elif both:
                 actor, inferred = None, True
@@ -710,7 +711,8 @@ class _Run:
                 declined_for = principal  # the acts after the 辭 in this clause are the bower's
             if subject and not inferred and d.all_marker:
                 self.all_written = (len(self.emitted), actor)  # 長皆奠觶于其所，皆揖其弟子
-            if actor is None and self.current is None and not d.response and not self.unnamed and not served:
+            if actor is None and self.current is None and not d.response and not self.unnamed and not served \
+                    and not carried_out:
                 if not _marks_time(act, self.voc.kinds.get(self.x.normalise(act.object or ""), ())):
                     self.unresolved.append(emitted)
             elif actor is not None and not inferred and d.lemma == "盥" and self.unresolved \
@@ -757,6 +759,18 @@ class _Run:
                 and [d.lemma for d in piece.acts] == ["辭"] and piece.acts[0].object is None \
                 and self.bowed_before(principal, 1):
             self.current = principal  # 下拜，小臣正辭，升，再拜稽首: the bow declined, the bower goes on
+
+    def _carries_out_command(self, text: str, piece: Piece, sentence: tuple[int, int]) -> bool:
+        """Does ``piece`` (no subject) do what the 命 just before it in the sentence bade, to no one
+        named (司射命設豐，設豐、實觶如初)? Then the unnamed bidden do it, not the one who bade; he
+        goes on after it (遂命勝者…)."""
+        if not piece.acts or len(self.emitted) <= self.history_start:
+            return False
+        last = self.emitted[-1]
+        if last.lemma != "命" or last.sentence != sentence or not last.action.object or last.action.target:
+            return False
+        first = piece.acts[0]
+        return self.x.normalise(last.action.object).startswith(text[first.verb_token[0]:first.verb_token[1]])
 
     def bowed_before(self, principal: str, skip: int) -> bool:
         """Was the act before the last ``skip`` ones a bow of ``principal`` (拜, or the 稽首 that
