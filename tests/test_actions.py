@@ -1108,6 +1108,10 @@ def test_cut_before_the_thing_the_participant_after_it_opens_an_act(extractor):
     r = run_cut(extractor, "10", 74, "侯氏升|致命王撫|玉侯氏降自西階|東面授宰幣|西階前再拜稽首|以馬出|授人九馬隨之。")
     for verb in ("降", "授", "拜", "稽首", "出"):
         check(r.get(verb), actor="侯氏")
+    # the fold 斷句 model of 覲禮 also cuts after the participant: the acts of the next clauses are his
+    r = run_cut(extractor, "10", 74, "侯氏升|致命|王撫|玉侯氏|降自西階|東面授宰幣西階前再拜稽首|以馬出|授人九馬|隨之。")
+    for verb in ("降", "授", "拜", "稽首", "出"):
+        check(r.get(verb), actor="侯氏")
 
 
 def test_cut_a_name_in_zhe_does_not_take_the_act_written_before_it(extractor):

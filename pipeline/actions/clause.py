@@ -473,9 +473,11 @@ class _Walk:
             return j
         if not self.verb_seen and self.subject is None and i > self.piece_start \
                 and all(self.kinds(x) & {OBJECT} and not self.kinds(x) & {VERB, OTHERV, ACTOR}
-                        for x in range(self.piece_start, i)) and self._predicate_follows(j):
+                        for x in range(self.piece_start, i)) \
+                and (self._predicate_follows(j) or all(PUNCT in self.kinds(x) for x in range(j, len(self.toks)))):
             # 王撫|玉侯氏降自西階 (王撫玉。侯氏降…, cut after 撫 by the 斷句): a thing before a
-            # participant and its predicate is the last clause's, and the participant opens the act
+            # participant and its predicate is the last clause's, and the participant opens the act;
+            # so too when the participant ends the clause (王撫|玉侯氏|降自西階: the acts follow it)
             self._close()
             self._new_piece(span)
             return j
