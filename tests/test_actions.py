@@ -971,6 +971,15 @@ def test_the_one_standing_waiting_did_not_do_the_acts_before(extractor):
     check(r.get("卒"), actor="主人", actor_inferred=True)
     check(r.get("揖"), actor="主人", actor_inferred=True)
     check(r.get("立"), actor="賓")
+    # unpunctuated, as the fold 斷句 model of 鄉飲酒禮 cuts it: no sentence end before 卒盥, so the
+    # sentence before the stand holds the 賓's own acts too; the acts from the 卒 on are the host's
+    r = run_cut(extractor, "04", 78, "賓降|主人辭|賓對|復位|當西序|卒盥|揖讓升。賓西階上疑立。")
+    check(r.get("復"), actor="賓")
+    for verb in ("卒", "揖", "讓", "升"):
+        check(r.get(verb), actor="主人")
+    r = run_cut(extractor, "04", 78, "賓降|主人辭|賓對|復位|當西序|卒盥|揖讓升|賓西階上疑立。")
+    for verb in ("卒", "揖", "讓", "升"):
+        check(r.get(verb), actor="主人")
 
 
 def test_an_opening_bow_answered_belongs_to_the_other_named_next(extractor):

@@ -821,6 +821,8 @@ class _Run:
                 before.append(e)
         before.reverse()
         if not before or any(not e.action.actor_inferred or e.actor_key not in (None, stand.actor_key) for e in before):
+            before = self._finished_before(stand)
+        if not before or any(not e.action.actor_inferred or e.actor_key not in (None, stand.actor_key) for e in before):
             return
         if {id(e) for e in before} <= {id(e) for e in self.unresolved}:
             self.unresolved_not = stand.actor_key  # 卒洗，揖讓升。賓西階上疑立。主人實觶
@@ -829,6 +831,19 @@ class _Run:
         if name is not None:
             for e in before:
                 e.action.actor, e.actor_key = name, self.key(name)
+
+    def _finished_before(self, stand: _Emitted) -> list[_Emitted]:
+        """The acts before the stand, in its sentence or the one before, from the last 卒 on (復位，
+        當西序，卒盥，揖讓升。賓西階上疑立: the 斷句 left no sentence end before the 卒)."""
+        passage, number = stand.sentence
+        run: list[_Emitted] = []
+        for e in reversed(self.emitted[self.history_start:-1]):
+            if e.sentence not in (stand.sentence, (passage, number - 1)):
+                return []
+            run.append(e)
+            if e.lemma == "卒":
+                return run[::-1]
+        return []
 
     def actor_of(self, d: Draft, subject: Optional[str], pending: Optional[_Pending], sentence) -> tuple[Optional[str], bool]:
         if subject:
