@@ -1755,3 +1755,17 @@ def test_an_act_bidden_to_no_one_named_is_not_the_bidders(extractor):
     assert [a.actor for a in r.all("命")] == ["司射", "司射"]
     check(r.get("設"), actor=None)
     check(r.get("實"), actor=None)
+
+
+def test_after_the_drinker_returns_the_cup_the_unnamed_giver_goes_on(extractor):
+    """15 特牲 p332: 尸卒爵，酢。酌獻祝及佐食。洗爵，酌，致于主人、主婦…: the 尸 drinks up and returns the
+    cup; who then pours and presents is the giver (賓長, the third presenter), whom the passage does
+    not name, so no actor, not the 尸 carried on. (A giver named by 獻于尸 goes on by name.)"""
+    r = xh(extractor, "15", 332)
+    check(r.get("卒"), actor="尸")
+    check(r.get("酢"), actor="尸")
+    for verb in ("酌", "獻", "洗"):
+        assert all(a.actor is None for a in r.all(verb)), verb
+    r = xh(extractor, "15", 425)  # 利洗散，獻于尸，酢，及祝，如初儀。降，實散于篚。
+    check(r.get("酢"), actor="尸")
+    check(r.get("降"), actor="利")

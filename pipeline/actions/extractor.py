@@ -744,6 +744,8 @@ class _Run:
             returned = d.lemma == "酢" and inferred  # 獻于尸，酢，及祝…降: the giver goes on after the return
             if actor is not None and not returned and not (d.finishes == "拜" and self.current is not None):
                 self.current = actor
+            elif returned and self._drank_up_before(emitted):
+                self.current, self.unnamed = None, True  # 尸卒爵，酢。酌獻祝…: the giver, whom the passage does not name
             if target is not None:
                 self.named.append((target, sentence))
         if used_pending:
@@ -771,6 +773,16 @@ class _Run:
             return False
         first = piece.acts[0]
         return self.x.normalise(last.action.object).startswith(text[first.verb_token[0]:first.verb_token[1]])
+
+    def _drank_up_before(self, returned: _Emitted) -> bool:
+        """Was the act before this subjectless 酢 its actor's 卒爵 (尸卒爵，酢), with no giver named
+        in the passage (獻于尸 would name him)? The one who drank returns the cup; the giver goes on."""
+        at = len(self.emitted) - 2
+        if at < self.history_start:
+            return False
+        drank = self.emitted[at]
+        return drank.lemma == "卒" and drank.actor_key == returned.actor_key \
+            and self.last_presented(returned.sentence[0]) is None
 
     def bowed_before(self, principal: str, skip: int) -> bool:
         """Was the act before the last ``skip`` ones a bow of ``principal`` (拜, or the 稽首 that
