@@ -1769,3 +1769,12 @@ def test_after_the_drinker_returns_the_cup_the_unnamed_giver_goes_on(extractor):
     r = xh(extractor, "15", 425)  # 利洗散，獻于尸，酢，及祝，如初儀。降，實散于篚。
     check(r.get("酢"), actor="尸")
     check(r.get("降"), actor="利")
+
+
+def test_not_reaching_someone_does_not_make_him_act(extractor):
+    """15 特牲 p377: 長兄弟洗觚為加爵，如初儀，不及佐食。洗致如初: 不及佐食 "not as far as the 佐食"
+    names him only; the one who washes again is still 長兄弟 — and, unpunctuated (…不及佐食洗致…),
+    the 不 does not negate the 洗 after him."""
+    runs = [xh(extractor, "15", 377), run_cut(extractor, "15", 377, "長兄弟洗觚為加爵如初儀|不及佐食洗|致如初|無從。")]
+    for r in runs:  # as punctuated, and as the fold 斷句 model of 特牲 cuts it
+        assert [(a.actor, a.negated) for a in r.all("洗")] == [("長兄弟", False), ("長兄弟", False)]
