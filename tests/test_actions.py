@@ -1778,3 +1778,14 @@ def test_not_reaching_someone_does_not_make_him_act(extractor):
     runs = [xh(extractor, "15", 377), run_cut(extractor, "15", 377, "長兄弟洗觚為加爵如初儀|不及佐食洗|致如初|無從。")]
     for r in runs:  # as punctuated, and as the fold 斷句 model of 特牲 cuts it
         assert [(a.actor, a.negated) for a in r.all("洗")] == [("長兄弟", False), ("長兄弟", False)]
+
+
+@pytest.mark.parametrize("chapter, k, verb, actor", [
+    ("07", 832, "飲", "受賜爵者"),  # 受賜爵者以爵就席坐，公卒爵，然後飲
+    ("03", 122, "授", None),  # 若君賜之爵，則下席…卒爵而俟，君卒爵，然後授虛爵 (the one treated, unnamed)
+])
+def test_ran_hou_goes_back_to_the_one_who_waited(extractor, chapter, k, verb, actor):
+    """然後 "only then", after another's act: the one who waited for it acts, not the other."""
+    r = xh(extractor, chapter, k)
+    check(r.all(verb)[-1], actor=actor)
+    assert any(a.actor in ("公", "君") and a.verb == "卒" for a in r.actions)

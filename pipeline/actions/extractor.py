@@ -344,6 +344,8 @@ class _Run:
         #: the carried actor is the unnamed one treated just before (若君賜之爵，則下席): acts are
         #: nobody's named act (actor None) until a participant is written as a subject again
         self.unnamed = False
+        #: (carried actor, unnamed) before the last written subject took over: 然後 goes back to it
+        self.before_subject: Optional[tuple[Optional[str], bool]] = None
         #: 卒X looks back for X only after the last reset (a new chapter is a new rite)
         self.history_start = 0
         #: start → end of the passage's participants that only the span model reads (model_names)
@@ -361,6 +363,7 @@ class _Run:
         self.unresolved.clear()
         self.unresolved_not = None
         self.unnamed = False
+        self.before_subject = None
         self.history_start = len(self.emitted)
 
     def new_sentence(self, revert: bool = True) -> None:
@@ -635,6 +638,12 @@ class _Run:
         for span in piece.mentions:
             self.named.append((w(*span), sentence))
         principal = self.current
+        if subject is None and self._resumes(view.text, piece):
+            # 受賜爵者以爵就席坐，公卒爵，然後飲: after the other's act the one who waited goes on
+            principal = self.current = self.before_subject[0]
+            self.unnamed = self.before_subject[1]
+        if subject and self.key(subject) != self.key(principal):
+            self.before_subject = (principal, self.unnamed)
         if subject:
             self.unnamed = False
         if not piece.acts:
@@ -761,6 +770,15 @@ class _Run:
                 and [d.lemma for d in piece.acts] == ["辭"] and piece.acts[0].object is None \
                 and self.bowed_before(principal, 1):
             self.current = principal  # 下拜，小臣正辭，升，再拜稽首: the bow declined, the bower goes on
+
+    def _resumes(self, text: str, piece: Piece) -> bool:
+        """Does ``piece`` open with 然後 right after an act of another, written subject (公卒爵，然後飲)?"""
+        if self.before_subject is None or len(self.emitted) <= self.history_start:
+            return False
+        start = piece.clause[0]
+        if text[start:start + 2] not in (self.x.normalise("然後"), self.x.normalise("然后")):
+            return False
+        return not self.emitted[-1].action.actor_inferred
 
     def _carries_out_command(self, text: str, piece: Piece, sentence: tuple[int, int]) -> bool:
         """Does ``piece`` (no subject) do what the 命 just before it in the sentence bade, to no one
