@@ -1789,3 +1789,12 @@ def test_ran_hou_goes_back_to_the_one_who_waited(extractor, chapter, k, verb, ac
     r = xh(extractor, chapter, k)
     check(r.all(verb)[-1], actor=actor)
     assert any(a.actor in ("公", "君") and a.verb == "卒" for a in r.actions)
+
+
+def test_a_name_the_lexicon_lacks_after_qing_is_asked_for(extractor):
+    """07 大射 p185 小臣請致者: 請 is the act and 致者 (the presenter) the one asked for; 請致者 was read
+    as one VERB…者 name, so the passage had no act at all. (A name never opens on 請 or 命 in the gold.)"""
+    r = xh(extractor, "07", 185)
+    assert [(a.actor, a.verb) for a in r.actions] == [("小臣", "請")]
+    r = xh(extractor, "07", 236)  # …請致者。若命長致，則媵爵者奠觶于篚。
+    assert all(a.actor != "請致者" for a in r.actions)

@@ -134,6 +134,8 @@ def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
     inner = longest_match(text, i + 1, end, voc)
     if inner and "ACTOR" in voc.kinds.get(text[i + 1 : i + 1 + inner], ()):
         return 0  # 命獲者: the verb's object is a named participant
+    if text[i] in voc.request_verbs and _plain_name_length(text, i + 1, end, voc):
+        return 0  # 請致者: the one asked for is a name the lexicon lacks (致者); the asking is an act
     for j in range(i + 1, min(i + 4, end)):
         ch = text[j]
         if ch == voc.zhe:
