@@ -1798,3 +1798,10 @@ def test_a_name_the_lexicon_lacks_after_qing_is_asked_for(extractor):
     assert [(a.actor, a.verb) for a in r.actions] == [("小臣", "請")]
     r = xh(extractor, "07", 236)  # …請致者。若命長致，則媵爵者奠觶于篚。
     assert all(a.actor != "請致者" for a in r.actions)
+
+
+def test_a_thing_named_by_its_owner_before_a_participant_is_the_topic(extractor):
+    """05 鄉射 p810: 賓觶以之主人，大夫之觶長受: the 大夫's cup is the topic, 長 (the eldest) receives
+    it; as with a bare thing first (觶長受)."""
+    r = xh(extractor, "05", 810)
+    check(r.all("受")[-1], actor="長")

@@ -479,9 +479,7 @@ class _Walk:
             self._close()
             self._new_piece(span)
             return j
-        if not self.verb_seen and self.subject is None and i > self.piece_start \
-                and all(self.kinds(x) & {OBJECT} and not self.kinds(x) & {VERB, OTHERV, ACTOR}
-                        for x in range(self.piece_start, i)) \
+        if not self.verb_seen and self.subject is None and i > self.piece_start and self._thing_before(i) \
                 and (self._predicate_follows(j) or all(PUNCT in self.kinds(x) for x in range(j, len(self.toks)))):
             # 王撫|玉侯氏降自西階 (王撫玉。侯氏降…, cut after 撫 by the 斷句): a thing before a
             # participant and its predicate is the last clause's, and the participant opens the act;
@@ -531,6 +529,14 @@ class _Walk:
         if self.last is not None and self.last.lemma in _TARGET_LEMMAS and self.last.target is None:
             self.last.target = span
         return j
+
+    def _thing_before(self, i: int) -> bool:
+        """Does only a thing stand before ``i`` in this piece (玉, 觶, or one named by its owner:
+        大夫之觶)?"""
+        k = self.piece_start
+        if k + 2 < i and ACTOR in self.kinds(k) and ZHI in self.kinds(k + 1):
+            k += 2  # 大夫之觶長受: the 大夫's cup, the eldest receives it
+        return all(self.kinds(x) & {OBJECT} and not self.kinds(x) & {VERB, OTHERV, ACTOR} for x in range(k, i))
 
     def _stranger_before(self, i: int) -> bool:
         """Is there a word before ``i`` in this piece that cannot stand before a subject? What stands
