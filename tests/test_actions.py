@@ -1805,3 +1805,14 @@ def test_a_thing_named_by_its_owner_before_a_participant_is_the_topic(extractor)
     it; as with a bare thing first (觶長受)."""
     r = xh(extractor, "05", 810)
     check(r.all("受")[-1], actor="長")
+
+
+def test_all_after_two_standing_apart_is_both_whoever_acted_before(extractor):
+    """05 鄉射 p663: …賓、主人、大夫降揖如初。主人堂東，賓堂西，皆袒、決、遂，執弓，皆進階前揖: the two
+    named in the sentence, each in his place, both act (no one actor), though a group acted in the
+    sentence before."""
+    r = xh(extractor, "05", 663)
+    for verb in ("袒", "執", "進"):
+        check(r.get(verb), actor=None)
+    check(r.all("揖")[-1], actor=None)
+    check(r.get("降"), actor="賓、主人、大夫")

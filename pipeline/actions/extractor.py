@@ -611,6 +611,8 @@ class _Run:
             return True
         if keys:
             return False
+        if len({self.key(n) for n, s in self.named if s == sentence}) > 1:
+            return True  # 主人堂東，賓堂西，皆袒: two named here, whoever acted before
         before = [e for e in self.emitted[-12:] if e.sentence == (passage, number - 1) and e.actor_key]
         named = {self.key(n) for n, s in self.named if s in ((passage, number - 1), sentence)}
         return len({e.actor_key for e in before} | named) > 1 and not any(
