@@ -1109,6 +1109,9 @@ def test_cut_after_the_place_a_participant_after_a_facing_opens_an_act(extractor
     assert [a.actor for a in r.all("降")] == ["賓", "主人", "介", "遵者"]
     r = run_cut(extractor, "10", 102, "大史加書于服|上侯氏受。")  # the rest of the place (服上), then who acts
     check(r.get("受"), actor="侯氏")
+    # 05 p229 (…升自西階，北面東上。工坐，相者坐授瑟): an order (東上) is written after its subject too
+    r = run_cut(extractor, "05", 229, "工四人|二瑟|瑟先|相者|皆左何瑟|面鼓|執越|內弦|右手相入|升自西階|北面|東上工坐相者坐|授瑟|乃降。")
+    assert [a.actor for a in r.all("坐")] == ["工", "相者"]
 
 
 def test_cut_before_the_thing_the_participant_after_it_opens_an_act(extractor):

@@ -473,9 +473,10 @@ class _Walk:
         if ZHI in self.kinds(j) and self.kinds(j + 1) & (_PLACE_RUN | {VERB}):
             return self._possessive(i, j)
         if not self.verb_seen and self.subject is None and i > self.piece_start \
-                and self.kinds(i - 1) & {FACING_KIND, DIR} and self._predicate_follows(j):
-            # 東面三耦皆進 (…之西南，東面。三耦皆進, cut after 西南 by the 斷句), 上侯氏受 (服上，侯氏受): a
-            # facing or direction is written after its subject, so the participant opens a new act
+                and self.kinds(i - 1) & {FACING_KIND, DIR, ORDER} and self._predicate_follows(j):
+            # 東面三耦皆進 (…之西南，東面。三耦皆進, cut after 西南 by the 斷句), 上侯氏受 (服上，侯氏受),
+            # 東上工坐 (北面東上。工坐): a facing, direction or order is written after its subject, so
+            # the participant opens a new act
             self._close()
             self._new_piece(span)
             return j
