@@ -1013,6 +1013,13 @@ def test_the_one_given_a_gift_greets_the_bearer(extractor):
     r = xh(extractor, "10", 87)  # 天子賜侯氏以車服。迎於外門外，再拜。
     check(r.get("迎"), actor="侯氏", actor_inferred=True, location="外門外")
     check(r.get("拜"), actor="侯氏", count=2)
+    # 10 p1 as the fold 斷句 model cuts it: the clause of the treating is 勞侯氏 alone, no subject
+    r = run_cut(extractor, "10", 1, "至於郊|王使人皮弁用璧|勞侯氏|亦皮弁迎于帷門之外|再拜。")
+    check(r.get("迎"), actor="侯氏")
+    check(r.get("拜"), actor="侯氏")
+    # giving with a thing (以賜鍾人): the giver goes on (07 p860 賓所執脯，以賜鍾人于門內霤，遂出)
+    r = xh(extractor, "07", 860)
+    check(r.get("出"), actor="賓")
 
 
 def test_after_the_lords_assent_the_one_who_asked_goes_on(extractor):

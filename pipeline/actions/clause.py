@@ -253,8 +253,10 @@ class _Walk:
                     self.piece.assist = True
                 if t.text in self.voc.treating_verbs and ZHI in self.kinds(i + 1) and not self.piece.acts:
                     self.piece.treats_other = True  # 擯者延之, 王勞之: the one treated acts next
-                if t.text in self.voc.treating_verbs and ACTOR in self.kinds(i + 1) and not self.piece.acts:
-                    self.piece.treated = (self.toks[i + 1].start, self.toks[i + 1].end)  # 天子賜侯氏
+                if t.text in self.voc.treating_verbs and ACTOR in self.kinds(i + 1) and not self.piece.acts \
+                        and not (i > 0 and self.toks[i - 1].text == self.voc.normalise("以")):
+                    # 天子賜侯氏, 勞侯氏 (not 以賜鍾人: giving with the thing, the giver goes on)
+                    self.piece.treated = (self.toks[i + 1].start, self.toks[i + 1].end)
                 i += 1
                 continue
             if PREP in k:
@@ -359,7 +361,7 @@ class _Walk:
             i += 1
         self._command_objects()
         self._close()
-        return [p for p in self.pieces if p.acts or p.subject or p.place or p.facing]
+        return [p for p in self.pieces if p.acts or p.subject or p.place or p.facing or p.treated]
 
     def _command_objects(self) -> None:
         """What 命 or 請 asks for is its object, written out: 命弟子納射器, 命獲者倚旌于侯中,
