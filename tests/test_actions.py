@@ -1826,3 +1826,10 @@ def test_all_after_two_standing_apart_is_both_whoever_acted_before(extractor):
         check(r.get(verb), actor=None)
     check(r.all("揖")[-1], actor=None)
     check(r.get("降"), actor="賓、主人、大夫")
+
+
+def test_cut_an_owner_and_his_things_after_an_act_without_object_are_its_object(extractor):
+    """15 特牲 p475 宗婦徹祝豆、籩入于房 unpunctuated, as the fold 斷句 model cuts it (宗婦徹|祝豆籩|入于房):
+    the 祝's dishes are what 宗婦 clears; 祝 does not go into the chamber."""
+    r = run_cut(extractor, "15", 475, "宗婦徹|祝豆籩|入于房|徹|主婦薦俎。")
+    assert [a.actor for a in r.actions] == ["宗婦", "宗婦", "宗婦"]

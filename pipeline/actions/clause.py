@@ -92,6 +92,9 @@ class Piece:
     treated: Optional[Span] = None
     #: the clause only says where its subject stands (上射在左, 卦者在左): a formation, not a new agent
     stance: bool = False
+    #: things follow the subject and no verb (祝豆籩, cut by the 斷句 from 宗婦徹): maybe the owner
+    #: of what the last act handled, not someone acting
+    holds_things: bool = False
 
 
 _SKIP_BEFORE_PREDICATE = {ADV, NEG, COUNT, RESP, PREFIX, LOCATION, DIR, DANG, FACING_KIND}
@@ -850,6 +853,8 @@ class _Walk:
         # 執其薦 → 薦 (其薦 is one lexicon term; the spans leave 其 out too, pipeline.actions.spans)
         span = (first.start + (1 if first.text[:1] == "其" and len(first.text) > 1 else 0), self.toks[j - 1].end)
         d = self.last
+        if self.piece.subject is not None and not self.verb_seen and not self.piece.acts:
+            self.piece.holds_things = True
         if self.piece.thing_topic and not self.verb_seen and self.piece.topic is None:
             self.piece.topic = span
         if d is not None and self.verb_seen and d.object is None:

@@ -648,6 +648,9 @@ class _Run:
             self.before_subject = (principal, self.unnamed)
         if subject:
             self.unnamed = False
+        if not piece.acts and subject and piece.holds_things and not piece.other_verb \
+                and not (piece.place or piece.facing) and self._object_missing(sentence):
+            return  # 宗婦徹|祝豆籩|入于房: the 祝's dishes are what 宗婦 clears, 祝 does nothing
         if not piece.acts:
             if piece.all_marker and subject is None and self._two_parties(sentence):
                 self.current, self.unnamed = None, True  # 皆由其階，階下揖: both, no one name
@@ -772,6 +775,14 @@ class _Run:
                 and [d.lemma for d in piece.acts] == ["辭"] and piece.acts[0].object is None \
                 and self.bowed_before(principal, 1):
             self.current = principal  # 下拜，小臣正辭，升，再拜稽首: the bow declined, the bower goes on
+
+    def _object_missing(self, sentence: tuple[int, int]) -> bool:
+        """Was the last act, in this sentence, one that handles a thing, with none written (徹)?"""
+        if len(self.emitted) <= self.history_start:
+            return False
+        last = self.emitted[-1]
+        return last.sentence == sentence and last.action.object is None \
+            and self.x.normalise(last.lemma) in self.voc.object_verbs
 
     def _resumes(self, text: str, piece: Piece) -> bool:
         """Does ``piece`` open with 然後 right after an act of another, written subject (公卒爵，然後飲)?"""
