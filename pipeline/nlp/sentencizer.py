@@ -56,8 +56,15 @@ class SentenceSetter:
         doc.user_data["sentence_chars"] = [list(s) for s in sentences]
         starts = {s for s, _e in sentences}
         split_at(doc, starts)  # a break inside a token cuts it
+        # a token starts a sentence if a sentence starts at it, or in the space before it
+        pending = sorted(starts)
+        k = 0
         for token in doc:
-            token.is_sent_start = token.i == 0 or token.idx in starts
+            begun = False
+            while k < len(pending) and pending[k] <= token.idx:
+                begun = True
+                k += 1
+            token.is_sent_start = token.i == 0 or begun
         return doc
 
 
