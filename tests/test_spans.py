@@ -290,3 +290,14 @@ def test_an_inventory_cut_item_by_item_by_the_duanju_is_not_marked(processor):
     things = spans(processor, "賓俎脊脅肩肺主人俎脊脅臂肺介俎脊脅肫胳肺肺皆離皆右體進腠", "OBJECT")
     assert not {"脊", "脅"} & set(things) and things.count("俎") == 3
     assert spans(processor, "尊綌冪賓至徹之", "OBJECT") == ["尊", "綌冪"]
+
+
+def test_a_stand_named_with_a_colon_heads_an_inventory(processor):
+    """15 特牲 (記) p551, p571, p579: 尸俎︰右肩、臂…，正脊二骨，橫脊… lists what the stand holds, each
+    piece written its own way (a count, a side, 正 / 橫 / 長): only the head is marked (GUIDE 3.4), as
+    the gold has it; in a sentence with an act the things stay (設俎︰ is no inventory then)."""
+    assert spans(processor, "尸俎︰右肩、臂、臑、肫、胳，正脊二骨，橫脊，長脅二骨，短脅。", "OBJECT") == ["俎"]
+    assert [x[-1] for x in spans(processor, "阼俎︰臂，正脊二骨，橫脊，長脅二骨，短脅，", "OBJECT")] == ["俎"]
+    assert spans(processor, "佐食俎︰觳折，脊，脅，", "OBJECT") == ["俎"]
+    assert spans(processor, "佐食俎︰觳折，脊，脅，", "ACTOR") == ["佐食"]
+    assert "脊" in spans(processor, "佐食設俎︰觳折，脊，脅。", "OBJECT")

@@ -89,6 +89,8 @@ _PUNCT = frozenset("，、。；：︰！？,.;:!?「」『』“”‘’﹗﹐
 #: marks that end a sentence, and a clause (not 、, which joins the items of a list)
 _SENTENCE_ENDS = "。；！？○"
 _CLAUSE_ENDS = frozenset("，。；：︰！？,.;:!?○")
+#: the colon after a stand named at the head of an inventory (尸俎︰)
+_HEAD_COLONS = "︰：:"
 
 
 class _Passage:
@@ -576,14 +578,32 @@ def _inventories(p: _Passage, spans: list[Span], acts: Sequence[tuple[int, int]]
                     listed.update(dict.fromkeys(alone.intersection(run), True))
                 run = []
             run.append(k)
+    headed = _headed_inventories(t, spans) if marked else []
     out: list[Span] = []
     k = 0
     for s, e, label in spans:
         while ends[k] <= s:
             k += 1
-        if label == "OBJECT" and listed.get(k) and sentence_of(s) not in acted_sentences:
+        if label == "OBJECT" and sentence_of(s) not in acted_sentences and (
+                listed.get(k) or any(lo <= s < hi for lo, hi in headed)):
             continue
         out.append((s, e, label))
+    return out
+
+
+def _headed_inventories(t: str, spans: list[Span]) -> list[tuple[int, int]]:
+    """The stretches after a stand named at the head with a colon (尸俎︰右肩、臂…，正脊二骨，橫脊) to the
+    sentence end: the stand's contents, however each is written (GUIDE §2: only the head is marked)."""
+    out = []
+    for s, e, label in spans:
+        if label == "OBJECT" and t[e - 1:e] == "俎" and t[e:e + 1] in _HEAD_COLONS:
+            start = s
+            while start > 0 and t[start - 1] not in _CLAUSE_ENDS:
+                start -= 1  # the owner before the stand (尸俎︰, 主婦俎︰), and nothing but him
+            if start > 0 and t[start - 1] not in _SENTENCE_ENDS:
+                continue
+            end = next((i for i in range(e + 1, len(t)) if t[i] in _SENTENCE_ENDS), len(t))
+            out.append((e + 1, end))
     return out
 
 
