@@ -49,6 +49,7 @@ MODES: dict[str, tuple[str, Optional[tuple[str, ...]]]] = {
     "override LOCATION": ("override", ("LOCATION",)),
     "override LOCATION+ACTOR": ("override", ("LOCATION", "ACTOR")),
     "override LOCATION+OBJECT": ("override", ("LOCATION", "OBJECT")),
+    "override LOCATION+ACTOR+OBJECT": ("override", ("LOCATION", "ACTOR", "OBJECT")),
     "fill LOCATION+OBJECT": ("fill", ("LOCATION", "OBJECT")),
 }
 FORMS = ("punctuated", "unpunctuated")
