@@ -301,3 +301,10 @@ def test_a_stand_named_with_a_colon_heads_an_inventory(processor):
     assert spans(processor, "佐食俎︰觳折，脊，脅，", "OBJECT") == ["俎"]
     assert spans(processor, "佐食俎︰觳折，脊，脅，", "ACTOR") == ["佐食"]
     assert "脊" in spans(processor, "佐食設俎︰觳折，脊，脅。", "OBJECT")
+
+
+def test_a_stand_cut_off_by_the_duanju_heads_an_inventory_in_unpunctuated_text(processor):
+    """The same 記 passages without their marks (祝俎脾脡脊二骨脅二骨, 阼俎臂正脊二骨…): the 斷句
+    cuts the stand off as a clause of its own (祝俎|脾脡|脊二骨|…), and it heads the rest."""
+    for text in ("祝俎脾脡脊二骨脅二骨", "阼俎臂正脊二骨橫脊長脅二骨短脅"):
+        assert [x[-1] for x in spans(processor, text, "OBJECT")] == ["俎"], text

@@ -578,7 +578,8 @@ def _inventories(p: _Passage, spans: list[Span], acts: Sequence[tuple[int, int]]
                     listed.update(dict.fromkeys(alone.intersection(run), True))
                 run = []
             run.append(k)
-    headed = _headed_inventories(t, spans) if marked else []
+    headed = _headed_inventories(t, spans) if marked else _cut_headed_inventories(
+        t, spans, starts, ends, sentence_starts, acted_sentences)
     out: list[Span] = []
     k = 0
     for s, e, label in spans:
@@ -605,6 +606,24 @@ def _headed_inventories(t: str, spans: list[Span]) -> list[tuple[int, int]]:
             end = next((i for i in range(e + 1, len(t)) if t[i] in _SENTENCE_ENDS), len(t))
             out.append((e + 1, end))
     return out
+
+
+def _cut_headed_inventories(t: str, spans: list[Span], starts: list[int], ends: list[int],
+                            sentence_starts: list[int], acted: set[int]) -> list[tuple[int, int]]:
+    """The same without marks: a clause of the 斷句 that is only a stand and its owner (尸俎|右肩|臂…)
+    opening a sentence heads what follows, up to the next sentence with an act (the 斷句's sentence
+    ends inside the list are not the editors')."""
+    out = []
+    stands = {e: s for s, e, label in spans if label == "OBJECT"}
+    for lo, hi in zip(starts, ends):
+        head = stands.get(hi)
+        if lo not in sentence_starts or t[hi - 1:hi] != "俎" or head is None or head < lo or hi - lo > 4 \
+                or any(label not in ("ACTOR", "OBJECT") for s, e, label in spans if lo <= s < hi):
+            continue  # 尸俎, 阼俎, 主婦俎: a stand (and its owner) alone in the clause
+        end = next((x for x in sentence_starts if x > lo and x in acted), len(t))
+        out.append((lo, hi, end))
+    # each list runs to the next stand (賓俎|脊|脅…主人俎|脊…)
+    return [(hi, min([end] + [lo2 for lo2, _h, _e in out if lo2 > lo])) for lo, hi, end in out]
 
 
 def _only_things(t: str, lo: int, hi: int, inside: list[Span], c: dict[str, Any]) -> bool:
