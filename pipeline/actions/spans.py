@@ -614,10 +614,13 @@ def _cut_headed_inventories(t: str, spans: list[Span], starts: list[int], ends: 
     opening a sentence heads what follows, up to the next sentence with an act (the 斷句's sentence
     ends inside the list are not the editors')."""
     out = []
-    stands = {e: s for s, e, label in spans if label == "OBJECT"}
+    stands = {e: s for s, e, label in spans if label == "OBJECT" and t[e - 1:e] == "俎"}
+    if not stands:
+        return []
+    opening = set(sentence_starts)
     for lo, hi in zip(starts, ends):
         head = stands.get(hi)
-        if lo not in sentence_starts or t[hi - 1:hi] != "俎" or head is None or head < lo or hi - lo > 4 \
+        if head is None or head < lo or hi - lo > 4 or lo not in opening \
                 or any(label not in ("ACTOR", "OBJECT") for s, e, label in spans if lo <= s < hi):
             continue  # 尸俎, 阼俎, 主婦俎: a stand (and its owner) alone in the clause
         end = next((x for x in sentence_starts if x > lo and x in acted), len(t))
