@@ -191,21 +191,18 @@ class _Walk:
                 i += 1  # 相左, 相揖: "each other", not the 相 (the assistant)
                 continue
             if AND in k and PUNCT not in k and ACTOR in self.kinds(i + 1) and not self.verb_seen \
-                    and self.subject is None and i == self.piece_start + 1 and self.neg \
-                    and NEG in self.kinds(self.piece_start):
-                j = self._actor_group_end(i + 1)  # 不及佐食: the act did not reach him; no one new acts
-                self.piece.mentions.append((self.toks[i + 1].start, self.toks[j - 1].end))
-                self._reset_prefixes()
-                i = j
-                continue
-            if AND in k and PUNCT not in k and ACTOR in self.kinds(i + 1) and not self.verb_seen \
-                    and self.subject is None and i == self.piece_start:
-                j = self._actor_group_end(i + 1)  # 主人降，及賓盥: together with the 賓, the subject goes on
-                self.with_target = (self.toks[i + 1].start, self.toks[j - 1].end)
-                self.with_word = t.text
-                self.piece.mentions.append(self.with_target)
-                i = j
-                continue
+                    and self.subject is None:
+                not_reached = i == self.piece_start + 1 and self.neg and NEG in self.kinds(self.piece_start)
+                if i == self.piece_start or not_reached:
+                    j = self._actor_group_end(i + 1)
+                    partner = (self.toks[i + 1].start, self.toks[j - 1].end)
+                    self.piece.mentions.append(partner)
+                    if not_reached:
+                        self._reset_prefixes()  # 不及佐食: the act did not reach him; no one new acts
+                    else:  # 主人降，及賓盥: together with the 賓, the subject goes on
+                        self.with_target, self.with_word = partner, t.text
+                    i = j
+                    continue
             if ACTOR in k:
                 i = self._actor(i)
                 continue

@@ -778,28 +778,27 @@ class _Run:
 
     def _object_missing(self, sentence: tuple[int, int]) -> bool:
         """Was the last act, in this sentence, one that handles a thing, with none written (徹)?"""
-        if len(self.emitted) <= self.history_start:
-            return False
-        last = self.emitted[-1]
-        return last.sentence == sentence and last.action.object is None \
+        last = self.back()
+        return last is not None and last.sentence == sentence and last.action.object is None \
             and self.x.normalise(last.lemma) in self.voc.object_verbs
 
     def _resumes(self, text: str, piece: Piece) -> bool:
         """Does ``piece`` open with 然後 right after an act of another, written subject (公卒爵，然後飲)?"""
-        if self.before_subject is None or len(self.emitted) <= self.history_start:
+        last = self.back()
+        if self.before_subject is None or last is None:
             return False
         start = piece.clause[0]
         if text[start:start + 2] not in (self.x.normalise("然後"), self.x.normalise("然后")):
             return False
-        return not self.emitted[-1].action.actor_inferred
+        return not last.action.actor_inferred
 
     def _carries_out_command(self, text: str, piece: Piece, sentence: tuple[int, int]) -> bool:
         """Does ``piece`` (no subject) do what the 命 just before it in the sentence bade, to no one
         named (司射命設豐，設豐、實觶如初)? Then the unnamed bidden do it, not the one who bade; he
         goes on after it (遂命勝者…)."""
-        if not piece.acts or len(self.emitted) <= self.history_start:
+        last = self.back()
+        if not piece.acts or last is None:
             return False
-        last = self.emitted[-1]
         if last.lemma != "命" or last.sentence != sentence or not last.action.object or last.action.target:
             return False
         first = piece.acts[0]
@@ -808,19 +807,20 @@ class _Run:
     def _drank_up_before(self, returned: _Emitted) -> bool:
         """Was the act before this subjectless 酢 its actor's 卒爵 (尸卒爵，酢), with no giver named
         in the passage (獻于尸 would name him)? The one who drank returns the cup; the giver goes on."""
-        at = len(self.emitted) - 2
-        if at < self.history_start:
-            return False
-        drank = self.emitted[at]
-        return drank.lemma == "卒" and drank.actor_key == returned.actor_key \
+        drank = self.back(1)
+        return drank is not None and drank.lemma == "卒" and drank.actor_key == returned.actor_key \
             and self.last_presented(returned.sentence[0]) is None
+
+    def back(self, skip: int = 0) -> Optional[_Emitted]:
+        """The act before the last ``skip`` ones, if it is after the last reset."""
+        at = len(self.emitted) - skip - 1
+        return self.emitted[at] if at >= self.history_start else None
 
     def bowed_before(self, principal: str, skip: int) -> bool:
         """Was the act before the last ``skip`` ones a bow of ``principal`` (拜, or the 稽首 that
         ends 再拜稽首: 下，再拜稽首。小臣正辭，升成拜)?"""
-        at = len(self.emitted) - skip - 1
-        return at >= self.history_start and self.emitted[at].lemma in _BOWS \
-            and self.emitted[at].actor_key == self.key(principal)
+        bow = self.back(skip)
+        return bow is not None and bow.lemma in _BOWS and bow.actor_key == self.key(principal)
 
     def _commanded_alongside(self, text: str, piece: Piece, sentence: tuple[int, int]) -> bool:
         """Is ``piece`` a second order of the command just given, in parallel with the first
@@ -863,10 +863,14 @@ class _Run:
             if e.sentence == (passage, number - 1):
                 before.append(e)
         before.reverse()
-        if not before or any(not e.action.actor_inferred or e.actor_key not in (None, stand.actor_key) for e in before):
+
+        def carried(acts: list[_Emitted]) -> bool:  # all inferred, none another's
+            return bool(acts) and all(e.action.actor_inferred and e.actor_key in (None, stand.actor_key) for e in acts)
+
+        if not carried(before):
             before = self._finished_before(stand)
-        if not before or any(not e.action.actor_inferred or e.actor_key not in (None, stand.actor_key) for e in before):
-            return
+            if not carried(before):
+                return
         if {id(e) for e in before} <= {id(e) for e in self.unresolved}:
             self.unresolved_not = stand.actor_key  # 卒洗，揖讓升。賓西階上疑立。主人實觶
             return

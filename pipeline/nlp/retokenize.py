@@ -14,7 +14,7 @@ from typing import Iterable
 
 from spacy.tokens import Doc, Span
 
-from pipeline.nlp.base import COVER_KEY
+from pipeline.nlp.base import COVER_KEY, note_cover
 
 
 def token_boundaries(doc: Doc) -> set[int]:
@@ -74,16 +74,8 @@ def _reindex_cover(doc: Doc) -> None:
     """Point the tokenizer's lexicon cover (:data:`~pipeline.nlp.base.COVER_KEY`) at the new tokens,
     so the span ruler still reads its spans from it. A cut inside a term makes the cover wrong for
     the text (the best cover of 上工 is not that of 上|工): it is dropped, and the ruler matches."""
-    given = doc.user_data.get(COVER_KEY)
-    if not given:
-        return
-    fingerprint, _n, rows = given
-    token_at = {token.idx: token.i for token in doc}
-    kept = []
-    for s, e, _i, label in rows:
-        i = token_at.get(s)
-        if i is None or s + len(doc[i]) != e:
-            del doc.user_data[COVER_KEY]
-            return
-        kept.append((s, e, i, label))
-    doc.user_data[COVER_KEY] = (fingerprint, len(doc), kept)
+    given = doc.user_data.pop(COVER_KEY, None)
+    if given:
+        fingerprint, _n, rows = given
+        note_cover(doc, fingerprint, [(s, e, label) for s, e, _i, label in rows],
+                   [(token.idx, token.idx + len(token)) for token in doc])
