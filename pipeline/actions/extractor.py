@@ -108,10 +108,13 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from pipeline.actions.clause import ClauseAnalyser, Draft, Piece, Span
 from pipeline.actions.normal import default_normalise
+from pipeline.actions.speech import (
+    SPEECH_WORDS, ends_clause, quote_follows, say_position, speech_mask, speech_runs_on, unmasked,
+)
 from pipeline.actions.subjects import discover_subjects
 from pipeline.actions.tokens import longest_match, split_doubled, tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, SPEECH_CLOSE, SPEECH_OPEN, VERB, Vocabulary,
+    ACTOR, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB, Vocabulary,
 )
 from pipeline.nlp.lexicon import Lexicon
 from pipeline.records import Action
@@ -237,7 +240,7 @@ class ActionExtractor:
         #: model's reading of a name: 商祝, 哭者) are participants for the clause analysis too
         self.model_names = model_names
         #: in the normalised view's form (爾 is 尔 there)
-        self.speech_words = frozenset(self.normalise(c) for c in _SPEECH_WORDS)
+        self.speech_words = frozenset(self.normalise(c) for c in SPEECH_WORDS)
 
     # -- public -------------------------------------------------------------------------------
     def extract(self, passages: Iterable[Passage], names: Iterable[str] = ()) -> list[Action]:
@@ -392,7 +395,7 @@ class _Run:
         self.unresolved_not = None
         self.passage_number = number
         self.names = self.x._names_in(text, p.spans, known) if self.x.model_names else None
-        speech = _speech_mask(text)
+        speech = speech_mask(text)
         sentences = sorted(p.sentences) or split_marks(text, 0, len(text), SENTENCE_MARKS)
         clauses: list[tuple[int, int]] = []
         for s, e in sorted(p.clauses) or [(0, len(text))]:
@@ -427,16 +430,16 @@ class _Run:
             if self._topic_only(text, trimmed, clauses, at):
                 self.named.append((text[trimmed[0]:trimmed[1]], sentence))
                 continue  # 大師，則為之洗: the one the 則 clause is about, not its agent
-            for ps, pe in _unmasked(speech, cs, ce, said_until):
+            for ps, pe in unmasked(speech, cs, ce, said_until):
                 tokens = tokenize(text, ps, pe, self.voc, self.names)
                 pieces = self.x.analyser.analyse(tokens, trimmed)
                 for piece in pieces:
                     if self._commanded_alongside(view.text, piece, sentence):
                         piece.acts = []  # 命勝者執張弓，不勝者執弛弓: the second order is the same 命's; the 不勝者 is named
                     self.resolve(view, piece, sentence)
-                say = _say_position(tokens, self.voc)
-                if say is not None and not _quote_follows(text, say + 1):
-                    if punctuated or _ends_clause(text, say, ce):
+                say = say_position(tokens)
+                if say is not None and not quote_follows(text, say + 1):
+                    if punctuated or ends_clause(text, say, ce):
                         # unpunctuated 告于賓曰|三耦卒射|反: the 斷句 cut after 曰, the speech is the
                         # next clause, not the rest of the model's sentence (its sentence ends are
                         # unreliable: 擯者延之曰|升|升成拜|乃出 lost 升成拜 and 出, and 告于公曰。三耦卒射
@@ -455,28 +458,13 @@ class _Run:
         return spoken
 
     def _speech_goes_on(self, text: str, clauses: list[tuple[int, int]], said_until: int) -> int:
-        """Where unquoted speech of unpunctuated text ends: the 斷句 cuts speech like narrative, so it
-        runs on over the next clauses while they speak in the first or second person (某, 吾子, 敢, 請,
-        也 …; one clause without such a word is let through if the next has one), and stops at a
-        clause that opens with a participant (公曰以我安賓|諸公卿大夫皆對曰諾)."""
-        rest = [(s, e) for s, e in clauses if s >= said_until]
+        """Where unquoted speech of unpunctuated text ends (:func:`~pipeline.actions.speech.speech_runs_on`)."""
 
-        def opens_unnamed(k: int) -> bool:
-            tokens = tokenize(text, *rest[k], self.voc, self.names) if k < len(rest) else []
+        def opens_unnamed(s: int, e: int) -> bool:
+            tokens = tokenize(text, s, e, self.voc, self.names)
             return bool(tokens) and ACTOR not in tokens[0].kinds
 
-        def speaks(k: int) -> bool:
-            return opens_unnamed(k) and any(ch in self.x.speech_words for ch in text[rest[k][0]:rest[k][1]])
-
-        k = 0
-        while k < len(rest):
-            if speaks(k):
-                k += 1
-            elif opens_unnamed(k) and speaks(k + 1):
-                k += 2
-            else:
-                break
-        return rest[k - 1][1] if k else said_until
+        return speech_runs_on(text, clauses, said_until, opens_unnamed, self.x.speech_words)
 
     def _join_listed(self, text: str, clauses: list[Span], sentences: list[Span]) -> list[Span]:
         """Clauses of unpunctuated text rejoined where the 斷句 cut a list of participants whose 、
@@ -1049,9 +1037,6 @@ _THEN = "则則"
 #: the acts of a bow another may decline (小臣正辭): 拜, and 稽首 closing 再拜稽首
 _BOWS = ("拜", "稽首")
 
-#: words of someone speaking (某也願見, 吾子, 敢辭, 固辭, 請終賜見); not 余 "I", which is also 餘 (the
-#: remaining) in the normalised view: 坐委餘獲 is narrative
-_SPEECH_WORDS = set("某吾予爾敢也矣乎哉寡固請辱願")
 _ONCE = "既"
 #: a clause in which someone treats an unnamed person (之): 賜之爵, 降送之, 請見之, 為之興. A 則 clause
 #: right after it is that person's answer, whose actor the passage does not name (士相見禮)
@@ -1155,51 +1140,3 @@ def _trim(text: str, s: int, e: int) -> Optional[Span]:
     while e > s and text[e - 1] in _TRIM:
         e -= 1
     return (s, e) if s < e else None
-
-
-def _speech_mask(text: str) -> list[bool]:
-    """True for characters inside quotation marks (marks included)."""
-    mask = [False] * len(text)
-    depth = 0
-    for i, ch in enumerate(text):
-        if ch in SPEECH_OPEN:
-            depth += 1
-        if depth > 0:
-            mask[i] = True
-        if ch in SPEECH_CLOSE and depth > 0:
-            depth -= 1
-    return mask
-
-
-def _unmasked(mask: list[bool], s: int, e: int, said_until: int) -> list[Span]:
-    out: list[Span] = []
-    start = None
-    for i in range(s, e):
-        hidden = mask[i] or i < said_until
-        if not hidden and start is None:
-            start = i
-        elif hidden and start is not None:
-            out.append((start, i))
-            start = None
-    if start is not None:
-        out.append((start, e))
-    return out
-
-
-def _quote_follows(text: str, i: int) -> bool:
-    """Is the speech after 曰 quoted (曰：「…」)? Then the quote marks bound it."""
-    while i < len(text) and text[i] in " \u3000：:︰，,":
-        i += 1
-    return i < len(text) and text[i] in SPEECH_OPEN
-
-
-def _ends_clause(text: str, say: int, end: int) -> bool:
-    """Is the 曰 at ``say`` the last character of its clause (only marks after it)?"""
-    return not text[say + 1:end].strip(_TRIM)
-
-
-def _say_position(tokens, voc: Vocabulary) -> Optional[int]:
-    for t in tokens:
-        if "SAY" in t.kinds:
-            return t.start
-    return None

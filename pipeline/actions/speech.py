@@ -1,0 +1,94 @@
+"""Where a passage speaks, so that no tuple comes from what is said (SCHEMA section 4).
+
+Quoted speech (曰：「…」) is bounded by its marks. Unpunctuated text has none: the speech after 曰
+starts at the next clause of the 斷句 and runs on while the clauses speak in the first or second
+person (:func:`speech_runs_on`). The clause walk of :mod:`pipeline.actions.extractor` calls these.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Optional, Sequence
+
+from pipeline.actions.clause import Span
+from pipeline.actions.vocabulary import CLAUSE_TRIM, SAY, SPEECH_CLOSE, SPEECH_OPEN
+
+#: words of someone speaking (某也願見, 吾子, 敢辭, 固辭, 請終賜見); not 余 "I", which is also 餘 (the
+#: remaining) in the normalised view: 坐委餘獲 is narrative
+SPEECH_WORDS = set("某吾予爾敢也矣乎哉寡固請辱願")
+
+
+def speech_mask(text: str) -> list[bool]:
+    """True for characters inside quotation marks (marks included)."""
+    mask = [False] * len(text)
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in SPEECH_OPEN:
+            depth += 1
+        if depth > 0:
+            mask[i] = True
+        if ch in SPEECH_CLOSE and depth > 0:
+            depth -= 1
+    return mask
+
+
+def unmasked(mask: list[bool], s: int, e: int, said_until: int) -> list[Span]:
+    """The pieces of ``[s, e)`` outside the mask and past ``said_until`` (unquoted speech read so far)."""
+    out: list[Span] = []
+    start = None
+    for i in range(s, e):
+        hidden = mask[i] or i < said_until
+        if not hidden and start is None:
+            start = i
+        elif hidden and start is not None:
+            out.append((start, i))
+            start = None
+    if start is not None:
+        out.append((start, e))
+    return out
+
+
+def quote_follows(text: str, i: int) -> bool:
+    """Is the speech after 曰 quoted (曰：「…」)? Then the quote marks bound it."""
+    while i < len(text) and text[i] in " \u3000：:︰，,":
+        i += 1
+    return i < len(text) and text[i] in SPEECH_OPEN
+
+
+def ends_clause(text: str, say: int, end: int) -> bool:
+    """Is the 曰 at ``say`` the last character of its clause (only marks after it)?"""
+    return not text[say + 1:end].strip(CLAUSE_TRIM)
+
+
+def say_position(tokens: Iterable) -> Optional[int]:
+    """The offset of the first 曰 among ``tokens``, if any."""
+    for t in tokens:
+        if SAY in t.kinds:
+            return t.start
+    return None
+
+
+def speech_runs_on(text: str, clauses: Sequence[Span], said_until: int, opens_unnamed: Callable[[int, int], bool],
+                   speech_words: Iterable[str]) -> int:
+    """Where unquoted speech of unpunctuated text ends: the 斷句 cuts speech like narrative, so it
+    runs on over the next clauses while they speak in the first or second person (某, 吾子, 敢, 請,
+    也 …; one clause without such a word is let through if the next has one), and stops at a
+    clause that opens with a participant (公曰以我安賓|諸公卿大夫皆對曰諾). ``opens_unnamed(s, e)``
+    says whether the clause ``[s, e)`` opens with something other than a participant."""
+    rest = [(s, e) for s, e in clauses if s >= said_until]
+    words = frozenset(speech_words)
+
+    def unnamed(k: int) -> bool:
+        return k < len(rest) and opens_unnamed(*rest[k])
+
+    def speaks(k: int) -> bool:
+        return unnamed(k) and any(ch in words for ch in text[rest[k][0]:rest[k][1]])
+
+    k = 0
+    while k < len(rest):
+        if speaks(k):
+            k += 1
+        elif unnamed(k) and speaks(k + 1):
+            k += 2
+        else:
+            break
+    return rest[k - 1][1] if k else said_until
