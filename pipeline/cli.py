@@ -170,7 +170,8 @@ def classify(
         raise typer.Exit(code=2)
     items = list(iter_jsonl(input))
     good = [item.record for item in items if item.error is None]
-    labelled = iter(classify_records(good, layer_model))
+    orders: dict[str, int] = {}
+    labelled = iter(classify_records(good, layer_model, orders))
     failed = 0
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
@@ -192,7 +193,8 @@ def classify(
         err.print(f"[red]cannot write {output}:[/red] {exc.strerror or exc}")
         raise typer.Exit(code=2)
     count = len(items)
-    err.print(f"{count} record(s) classified → {output}")
+    err.print(f"{count} record(s) classified → {output}"
+              + (f" (read as documents, order weighed: {', '.join(f'{n} {k}' for k, n in sorted(orders.items()))})" if orders else ""))
     _exit_for_failures(failed)
 
 

@@ -9,6 +9,7 @@ error messages use a small model fitted here on one chapter.
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 from pathlib import Path
@@ -119,6 +120,52 @@ def test_context_decides_a_short_unit(shipped):
     texts = [shu, "帷堂。", "事小訖也。"]
     with_context = shipped.predict(texts, contexts=["doc"] * 3)
     assert list(with_context) == ["SHU", "JING", "ZHU"]
+
+
+def _units(edition: str, chapter: str) -> list:
+    from pipeline.corpus import iter_units
+
+    return sorted((u for u in iter_units(edition, [chapter]) if u.text.strip()), key=lambda u: u.index)
+
+
+def test_classify_reads_the_records_of_one_document_in_its_order(shipped):
+    # 覲禮 (XHTML, chapter 10): 「事畢。」 is 經, standing between a 疏 and its own 注 「三享訖。」; read
+    # alone, two characters look like a 注 to the model
+    units = _units("zhushu-xhtml", "10")
+    k = next(i for i, u in enumerate(units) if u.text == "事畢。" and units[i + 1].text == "三享訖。")
+    window = units[k - 2:k + 3]
+    gold = [u.layer for u in window]
+    assert gold == ["ZHU", "SHU", "JING", "ZHU", "JING"]
+    as_documents = [{"text": u.text, "meta": {"source": u.source, "start": u.start}} for u in window]
+    report: dict = {}
+    assert [r["label"] for r in classify_records(as_documents, shipped, report)] == gold
+    assert report == {"adjacent": 1}
+    # each record its own document: the text alone decides, and 事畢 is taken for a 注
+    alone = [{"text": u.text, "meta": {"source": f"{u.source}#{n}"}} for n, u in enumerate(window)]
+    assert [r["label"] for r in classify_records(alone, shipped)][2] == "ZHU"
+    # handed over in another order, the records are read in the order their offsets give, and
+    # written back in the order they came
+    shuffled = [as_documents[i] for i in (3, 0, 4, 2, 1)]
+    out = list(classify_records(shuffled, shipped))
+    assert [r["text"] for r in out] == [r["text"] for r in shuffled]
+    assert [r["label"] for r in out] == [gold[i] for i in (3, 0, 4, 2, 1)]
+
+
+def test_classify_weighs_the_order_before_using_it(shipped):
+    # the whole 覲禮 of the SBCK 鄭注 edition: in order its units are read as neighbours; shuffled
+    # (and without offsets to restore the order) they are not, and the labels are the text's
+    units = _units("zhengzhu-sbck", "10")
+    records = [{"text": u.text, "meta": {"source": u.source}} for u in units]
+    report: dict = {}
+    list(classify_records(records, shipped, report))
+    assert report == {"adjacent": 1}
+    shuffled = random.Random(0).sample(records, len(records))
+    report = {}
+    out = list(classify_records(shuffled, shipped, report))
+    assert "adjacent" not in report
+    alone = [LAYERS[i] for i in shipped.text_proba([r["text"] for r in shuffled]).argmax(axis=1)]
+    agree = sum(a == r["label"] for a, r in zip(alone, out)) / len(out)
+    assert agree > 0.97
 
 
 # -- persistence and errors ------------------------------------------------------------------------

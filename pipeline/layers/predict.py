@@ -129,14 +129,16 @@ class LayerPredictor:
                 labels[i] = "OTHER"
         return labels
 
-    def smooth(self, proba: np.ndarray, clamp: Optional[Sequence[Optional[str]]] = None) -> np.ndarray:
+    def smooth(self, proba: np.ndarray, clamp: Optional[Sequence[Optional[str]]] = None,
+               transitions: Optional[np.ndarray] = None) -> np.ndarray:
         """Forward–backward posteriors for one document's units, from text-only probabilities.
 
         The chain runs over the units that are 經, 注 or 疏 (a unit the text calls OTHER, or that
         ``clamp`` fixes as OTHER, is stepped over and keeps its probabilities); each chain unit keeps
         its OTHER probability and shares the rest among 經/注/疏 by its posterior. The text-only
         probabilities serve as emissions. ``clamp`` fixes the layer of units that markers or anchors
-        already decided (``None`` where free).
+        already decided (``None`` where free). ``transitions`` replaces the learned layer-to-layer
+        matrix (:meth:`order_proba` passes one for units with gaps between them).
         """
         other = LAYERS.index("OTHER")
         proba = np.asarray(proba, dtype=float)
@@ -154,7 +156,7 @@ class LayerPredictor:
         e[:, other] = 0.0
         e /= e.sum(axis=1, keepdims=True)
         n, k = e.shape
-        trans = self.transitions_
+        trans = self.transitions_ if transitions is None else transitions
         alpha = np.zeros((n, k))
         beta = np.ones((n, k))
         alpha[0] = e[0] * self.start_
@@ -172,6 +174,50 @@ class LayerPredictor:
             out[i] = post[row] * (1.0 - keep_other)
             out[i, other] = keep_other
         return out
+
+    def order_proba(self, texts: Sequence[str]) -> tuple[np.ndarray, str]:
+        """Probabilities for units given in an order that may be their document's (``yili classify``).
+
+        Where the order is the document's, the neighbours count (a 注 follows its 經) as in
+        :meth:`predict_proba` with contexts; but records may also be a sample of a document's units
+        (gaps between them) or in no order at all, where the learned transitions mislead. So the
+        order is weighed first: the sequence of text-only probabilities is scored under the
+        transitions of adjacent units, of units with gaps of geometric length (:func:`gapped`,
+        keep rates in :data:`GAP_RATES`) and of no order (every row the start distribution), and
+        the likeliest is used; "none" leaves the text-only probabilities. Returns the
+        probabilities and the name of the order chosen.
+        """
+        proba = self.text_proba(texts)
+        if not self.use_context or len(proba) < 2:
+            return proba, "none"
+        choices = order_transitions(self.transitions_, self.start_)
+        scores = {name: self._sequence_loglik(proba, trans) for name, trans in choices.items()}
+        best = max(scores, key=lambda name: (scores[name], name == "none"))
+        if best == "none":
+            return proba, best
+        readable_rows = np.array([readable(t or "") for t in texts])
+        smoothed = self.smooth(proba, transitions=choices[best])
+        proba[readable_rows] = smoothed[readable_rows]
+        return proba, best
+
+    def _sequence_loglik(self, proba: np.ndarray, trans: np.ndarray) -> float:
+        """Log-likelihood of the 經/注/疏 chain of ``proba`` (as :meth:`smooth` builds it) under ``trans``."""
+        other = LAYERS.index("OTHER")
+        chain = [i for i in range(len(proba)) if int(proba[i].argmax()) != other]
+        if len(chain) < 2:
+            return 0.0
+        e = np.clip(proba[chain], 1e-12, None).copy()
+        e[:, other] = 0.0
+        e /= e.sum(axis=1, keepdims=True)
+        alpha = e[0] * self.start_
+        total = float(np.log(alpha.sum()))
+        alpha /= alpha.sum()
+        for row in e[1:]:
+            alpha = row * (alpha @ trans)
+            step = alpha.sum()
+            total += float(np.log(step))
+            alpha /= step
+        return total
 
     # -- the pipeline's use -------------------------------------------------------------------
     def resolve_segments(self, text: str, segments: list, removed: Iterable = (), splitter: Any = "attached") -> list:
@@ -297,6 +343,34 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+#: keep rates of :func:`gapped` transitions that :meth:`LayerPredictor.order_proba` weighs, besides
+#: adjacent units (1.0) and no order; chosen on the held-out chapters of ``bench/classify_order.py``
+GAP_RATES = (0.5, 0.25)
+
+
+def gapped(trans: np.ndarray, keep: float, steps: int = 40) -> np.ndarray:
+    """Transitions between two units of a document when each unit between them was left out with
+    probability ``1 - keep``: the learned matrix raised to a geometric number of steps."""
+    out = np.zeros_like(trans)
+    power = np.eye(len(trans))
+    weight = keep
+    for _ in range(steps):
+        power = power @ trans
+        out += weight * power
+        weight *= 1.0 - keep
+    return out / out.sum(axis=1, keepdims=True)
+
+
+def order_transitions(trans: np.ndarray, start: np.ndarray) -> dict[str, np.ndarray]:
+    """The orders :meth:`LayerPredictor.order_proba` weighs: adjacent units, units with gaps, none."""
+    trans = np.asarray(trans, dtype=float)
+    start = np.asarray(start, dtype=float)
+    out = {"adjacent": trans}
+    out.update({f"gaps {keep}": gapped(trans, keep) for keep in GAP_RATES})
+    out["none"] = np.tile(start / start.sum(), (len(start), 1))
+    return out
+
+
 def _runs(keys: list[Hashable]) -> Iterator[list[int]]:
     """Row indices of each run of equal, non-None consecutive keys."""
     run: list[int] = []
@@ -373,29 +447,56 @@ class _KeptText:
 
 
 
-def classify_records(records: Iterable[dict], model: LayerPredictor, batch_size: int = 512) -> Iterator[dict]:
+def document_key(record: Any) -> Optional[Hashable]:
+    """The document a ``yili classify`` record comes from: ``meta.source``, else the part of
+    ``meta.doc`` before ``#`` (``03_shixiangjianli.xhtml#p15``); ``None`` when it does not say."""
+    meta = record.get("meta") if isinstance(record, dict) else None
+    if not isinstance(meta, dict):
+        return None
+    source = meta.get("source")
+    if isinstance(source, str) and source:
+        return source
+    doc = meta.get("doc")
+    if isinstance(doc, (str, int)) and str(doc):
+        return str(doc).split("#", 1)[0]
+    return None
+
+
+def _reading_order(records: Sequence[Any], rows: list[int]) -> list[int]:
+    """``rows`` in their document's order: by ``meta.start`` where every one of them has it, else as given."""
+    starts = []
+    for i in rows:
+        meta = records[i].get("meta") if isinstance(records[i], dict) else None
+        start = meta.get("start") if isinstance(meta, dict) else None
+        if not isinstance(start, int) or isinstance(start, bool):
+            return rows
+        starts.append(start)
+    return [i for _s, i in sorted(zip(starts, rows))]
+
+
+def classify_records(records: Iterable[dict], model: LayerPredictor, report: Optional[dict] = None) -> Iterator[dict]:
     """``yili classify``: each record back with ``label`` and ``scores`` (layer → probability).
 
-    Records are classified each on its own text (SCHEMA section 6 gives no document order).
-    A record without readable text (empty, or no Han characters) gets OTHER with a low score;
-    a record whose ``text`` is not a string gets an ``error`` field. Every other field is kept.
+    Records that say they come from one document (:func:`document_key`; consecutive records with
+    no key count as one) are read together, in the document's order (``meta.start`` where every
+    one has it, else the order given), by :meth:`LayerPredictor.order_proba`: where that order
+    looks like the document's, a unit's neighbours count; where it does not (a sample with gaps,
+    a shuffled set), less or not at all. A record without readable text (empty, or no Han
+    characters) gets OTHER with a low score; a record whose ``text`` is not a string gets an
+    ``error`` field. Every other field is kept. ``report`` (a dict) counts the orders chosen.
     """
-    buffer: list[dict] = []
-    for record in records:
-        buffer.append(record)
-        if len(buffer) >= batch_size:
-            yield from _classify_batch(buffer, model)
-            buffer = []
-    if buffer:
-        yield from _classify_batch(buffer, model)
-
-
-def _classify_batch(records: list[dict], model: LayerPredictor) -> Iterator[dict]:
+    records = list(records)
     texts = []
     for record in records:
         text = record.get("text") if isinstance(record, dict) else None
         texts.append(text if isinstance(text, str) else "")
-    proba = model.text_proba(texts)
+    proba = np.zeros((len(records), len(LAYERS)))
+    keys = [document_key(r) for r in records]
+    for rows in _key_runs(keys):
+        ordered = _reading_order(records, rows)
+        proba[ordered], order = model.order_proba([texts[i] for i in ordered])
+        if report is not None:
+            report[order] = report.get(order, 0) + 1
     for record, text, row in zip(records, texts, proba):
         out = dict(record) if isinstance(record, dict) else {"record": record}
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
@@ -404,3 +505,15 @@ def _classify_batch(records: list[dict], model: LayerPredictor) -> Iterator[dict
         out["label"] = max(scores, key=scores.get) if readable(text) else "OTHER"
         out["scores"] = scores
         yield out
+
+
+def _key_runs(keys: list[Optional[Hashable]]) -> Iterator[list[int]]:
+    """Row indices of each run of equal consecutive keys (``None`` included)."""
+    run: list[int] = []
+    for i, key in enumerate(keys):
+        if run and key != keys[run[-1]]:
+            yield run
+            run = []
+        run.append(i)
+    if run:
+        yield run
