@@ -143,18 +143,10 @@ class LayerPredictor:
         other = LAYERS.index("OTHER")
         proba = np.asarray(proba, dtype=float)
         out = proba.copy()
-        emis = np.clip(proba, 1e-12, None).copy()
         fixed = [None] * len(proba) if clamp is None else list(clamp)
-        for i, label in enumerate(fixed):
-            if label is not None:
-                emis[i] = 1e-12
-                emis[i, LAYERS.index(label)] = 1.0
-        chain = [i for i in range(len(proba)) if (fixed[i] or LAYERS[int(proba[i].argmax())]) != "OTHER"]
+        chain, e = _chain(proba, fixed)
         if len(chain) < 2:
             return out
-        e = emis[chain].copy()
-        e[:, other] = 0.0
-        e /= e.sum(axis=1, keepdims=True)
         n, k = e.shape
         trans = self.transitions_ if transitions is None else transitions
         alpha = np.zeros((n, k))
@@ -187,7 +179,8 @@ class LayerPredictor:
         the likeliest is used; "none" leaves the text-only probabilities. Returns the
         probabilities and the name of the order chosen.
         """
-        proba = self.text_proba(texts)
+        proba = np.concatenate([self.text_proba(texts[i:i + 512]) for i in range(0, len(texts), 512)] or
+                               [np.zeros((0, len(LAYERS)))])
         if not self.use_context or len(proba) < 2:
             return proba, "none"
         choices = order_transitions(self.transitions_, self.start_)
@@ -202,13 +195,9 @@ class LayerPredictor:
 
     def _sequence_loglik(self, proba: np.ndarray, trans: np.ndarray) -> float:
         """Log-likelihood of the 經/注/疏 chain of ``proba`` (as :meth:`smooth` builds it) under ``trans``."""
-        other = LAYERS.index("OTHER")
-        chain = [i for i in range(len(proba)) if int(proba[i].argmax()) != other]
+        chain, e = _chain(proba, [None] * len(proba))
         if len(chain) < 2:
             return 0.0
-        e = np.clip(proba[chain], 1e-12, None).copy()
-        e[:, other] = 0.0
-        e /= e.sum(axis=1, keepdims=True)
         alpha = e[0] * self.start_
         total = float(np.log(alpha.sum()))
         alpha /= alpha.sum()
@@ -341,6 +330,22 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)
+
+
+def _chain(proba: np.ndarray, fixed: Sequence[Optional[str]]) -> tuple[list[int], np.ndarray]:
+    """The units of a document's chain (those neither fixed nor read as OTHER) and their emissions
+    over 經/注/疏 (OTHER zeroed, rows summing to one); a fixed unit emits its layer only."""
+    other = LAYERS.index("OTHER")
+    emis = np.clip(proba, 1e-12, None).copy()
+    for i, label in enumerate(fixed):
+        if label is not None:
+            emis[i] = 1e-12
+            emis[i, LAYERS.index(label)] = 1.0
+    chain = [i for i in range(len(proba)) if (fixed[i] or LAYERS[int(proba[i].argmax())]) != "OTHER"]
+    e = emis[chain].copy()
+    e[:, other] = 0.0
+    e /= e.sum(axis=1, keepdims=True)
+    return chain, e
 
 
 #: keep rates of :func:`gapped` transitions that :meth:`LayerPredictor.order_proba` weighs, besides
