@@ -245,6 +245,22 @@ def train_stanza_command(
                     + (f", Kyoto test token F1 {f1:.3f})" if f1 is not None else ")"))
 
 
+@train_app.command("jieba")
+def train_jieba_command(
+    out: Optional[Path] = typer.Option(None, "--out", help="Dictionary folder (default: models/jieba-lzh)."),
+) -> None:
+    """Rebuild the jieba backend's Classical Chinese word list from UD Kyoto's training file (a second)."""
+    from pipeline.nlp.jieba_dictionary import build_dictionary
+
+    try:
+        info = build_dictionary(out)
+    except FileNotFoundError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    Console().print(f"jieba dictionary: {info['words']:,} words ({info['multi_character_words']:,} of more than one character) "
+                    f"from {info['source']} → {out or 'models/jieba-lzh'}")
+
+
 @train_app.command("spans")
 def train_spans_command(
     out: Optional[Path] = typer.Option(None, "--out", help="Model folder (default: models/spans-crf with --kind crf, else models/spans)."),

@@ -91,8 +91,9 @@ def test_a_cut_keeps_the_tokenizers_lexicon_cover_in_step():
     from pipeline.nlp.base import COVER_KEY
     from pipeline.nlp.retokenize import split_at
 
-    tokenizer = build_nlp().tokenizer
-    text = "宰自主人之左贊命命曰孝孫某筮來日某諏此某事適其皇祖某子尚饗"  # 特牲 p18: jieba's 某子|尚 as 子尚
+    # jieba's own dictionary, which joins 某子|尚 into 子尚 (特牲 p18): a word outside every term
+    tokenizer = build_nlp({"nlp": {"tokenizer": "jieba", "jieba_dictionary": None}}).tokenizer
+    text = "宰自主人之左贊命命曰孝孫某筮來日某諏此某事適其皇祖某子尚饗"
     doc = tokenizer(text)
     _fp, n, rows = doc.user_data[COVER_KEY]
     terms = {(s, e) for s, e, _i, _label in rows}

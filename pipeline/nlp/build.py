@@ -75,6 +75,8 @@ def spacy_config(config: Optional[dict[str, Any]] = None) -> Config:
         tokenizer.update(lexicon_dir=lex, function_words=words)
     if name == "jieba":
         tokenizer["hmm"] = bool(section.get("jieba_hmm", False))
+        dictionary = section.get("jieba_dictionary")
+        tokenizer["dictionary"] = str(dictionary) if dictionary else None
     if name == "stanza":
         model_dir = section.get("stanza_model_dir")
         tokenizer["model_dir"] = str(model_dir) if model_dir else None

@@ -5,6 +5,10 @@
   jieba's own dictionary is simplified-only, and the view it gets is t2s-normalised — so jieba
   itself prefers to keep terms whole; the lexicon alignment then guarantees it.
 * HMM is off: it glues unknown classical words together (階上, 爵于, 賓西階上).
+* ``dictionary``: a Classical Chinese word list in jieba's format instead of jieba's modern one
+  (the default config names ``models/jieba-lzh``, built from UD Kyoto's training file by
+  :mod:`pipeline.nlp.jieba_dictionary`): classical words are not joined into modern compounds, and it
+  loads at once where jieba's own takes most of a second.
 * Function words (于 以 之 而 其 者 by default) are single tokens unless inside a term (眾賓之長).
 """
 
@@ -18,6 +22,7 @@ from spacy.util import registry
 from spacy.vocab import Vocab
 
 from pipeline.nlp.base import LexiconAlignedTokenizer
+from pipeline.nlp.jieba_dictionary import dictionary_file
 
 
 class JiebaRitualTokenizer(LexiconAlignedTokenizer):
@@ -29,9 +34,12 @@ class JiebaRitualTokenizer(LexiconAlignedTokenizer):
         lexicon_dir: Optional[str] = None,
         function_words: str = "于以之而其者",
         hmm: bool = False,
+        dictionary: Optional[str] = None,
     ):
         super().__init__(vocab, lexicon_dir, function_words)
         self.hmm = hmm
+        #: a jieba dictionary file (None: jieba's own); checked here so that a wrong path fails at build time
+        self.dictionary = str(dictionary_file(dictionary)) if dictionary else None
         self._jieba = None
         #: stretch → jieba's (start, end) cuts of it: about 30% of the stretches between lexicon
         #: terms and function words recur in the corpus, and jieba costs tens of µs a stretch
@@ -39,12 +47,12 @@ class JiebaRitualTokenizer(LexiconAlignedTokenizer):
 
     @property
     def jieba(self):
-        """The private jieba tokenizer, built on first use (loading the dictionary takes ~1 s)."""
+        """The private jieba tokenizer, built on first use (jieba's own dictionary takes ~1 s to load)."""
         if self._jieba is None:
             import jieba
 
             jieba.setLogLevel(logging.WARNING)
-            tk = jieba.Tokenizer()
+            tk = jieba.Tokenizer(dictionary=self.dictionary) if self.dictionary else jieba.Tokenizer()
             tk.initialize()
             for term in sorted(self.matcher.terms, key=len, reverse=True):
                 if len(term) > 1:
@@ -103,9 +111,10 @@ CACHE_SIZE = 100_000
 
 @registry.tokenizers("yili.jieba_tokenizer.v1")
 def create_jieba_tokenizer(
-    lexicon_dir: Optional[str] = None, function_words: str = "于以之而其者", hmm: bool = False
+    lexicon_dir: Optional[str] = None, function_words: str = "于以之而其者", hmm: bool = False,
+    dictionary: Optional[str] = None,
 ) -> Callable[[Language], JiebaRitualTokenizer]:
     def make(nlp: Language) -> JiebaRitualTokenizer:
-        return JiebaRitualTokenizer(nlp.vocab, lexicon_dir, function_words, hmm)
+        return JiebaRitualTokenizer(nlp.vocab, lexicon_dir, function_words, hmm, dictionary)
 
     return make

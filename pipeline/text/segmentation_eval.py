@@ -344,15 +344,19 @@ def kyoto_dir() -> Path:
 
 def tokenizer_scores(sentences: list[ConllSentence], backends: Sequence[str] = ("char", "jieba", "udkanbun", "stanza")) -> dict:
     """Token P/R/F1 (exact spans), UPOS F1 where the backend tags, chars/s; per backend."""
+    from pipeline.config import load_config
     from pipeline.nlp import BackendUnavailable, build_nlp
     from pipeline.text.normalise import normalise_str
 
+    # each backend as the default config sets it up (its dictionary, function words, model folder)
+    shipped = {k: v for k, v in (load_config().get("nlp") or {}).items()
+               if k in ("function_words", "jieba_hmm", "jieba_dictionary", "stanza_model_dir")}
     texts = [normalise_str(s.text) for s in sentences]
     chars = sum(len(t) for t in texts)
     out: dict[str, dict] = {}
     for name in backends:
         try:
-            nlp = build_nlp({"nlp": {"tokenizer": name}})
+            nlp = build_nlp({"nlp": {**shipped, "tokenizer": name}})
             tokenizer = nlp.tokenizer
             tokenizer(texts[0])  # loads lazily held resources before the clock starts
         except Exception as exc:  # noqa: BLE001 - one broken backend must not end the benchmark
