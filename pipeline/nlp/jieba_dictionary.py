@@ -19,7 +19,8 @@ from typing import Optional
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "models" / "jieba-lzh"
 DICT_FILE = "dict.txt"
 REBUILD_COMMAND = "yili train jieba"
-#: UD Kyoto's training file (the only one with no test sentences in it)
+#: UD Kyoto's training file: its chapters are none of the test file's (short sayings recur across
+#: the classics, so 9% of the test sentences, mostly of one to three characters, are also written there)
 TRAIN_FILE = "lzh_kyoto-ud-train.OLD-2019-09-16-108d3a9.conllu"
 
 
