@@ -149,13 +149,8 @@ class LayerPredictor:
             return out
         n, k = e.shape
         trans = self.transitions_ if transitions is None else transitions
-        alpha = np.zeros((n, k))
+        alpha, _loglik = _forward(e, self.start_, trans)
         beta = np.ones((n, k))
-        alpha[0] = e[0] * self.start_
-        alpha[0] /= alpha[0].sum()
-        for i in range(1, n):
-            alpha[i] = e[i] * (alpha[i - 1] @ trans)
-            alpha[i] /= alpha[i].sum()
         for i in range(n - 2, -1, -1):
             beta[i] = trans @ (e[i + 1] * beta[i + 1])
             beta[i] /= beta[i].sum()
@@ -196,17 +191,7 @@ class LayerPredictor:
     def _sequence_loglik(self, proba: np.ndarray, trans: np.ndarray) -> float:
         """Log-likelihood of the 經/注/疏 chain of ``proba`` (as :meth:`smooth` builds it) under ``trans``."""
         chain, e = _chain(proba, [None] * len(proba))
-        if len(chain) < 2:
-            return 0.0
-        alpha = e[0] * self.start_
-        total = float(np.log(alpha.sum()))
-        alpha /= alpha.sum()
-        for row in e[1:]:
-            alpha = row * (alpha @ trans)
-            step = alpha.sum()
-            total += float(np.log(step))
-            alpha /= step
-        return total
+        return _forward(e, self.start_, trans)[1] if len(chain) >= 2 else 0.0
 
     # -- the pipeline's use -------------------------------------------------------------------
     def resolve_segments(self, text: str, segments: list, removed: Iterable = (), splitter: Any = "attached") -> list:
@@ -348,6 +333,19 @@ def _chain(proba: np.ndarray, fixed: Sequence[Optional[str]]) -> tuple[list[int]
     return chain, e
 
 
+def _forward(e: np.ndarray, start: np.ndarray, trans: np.ndarray) -> tuple[np.ndarray, float]:
+    """The forward pass over a chain's emissions: each step's probabilities normalised to one, and
+    the log-likelihood of the chain (the sum of the logs of the normalisers)."""
+    alpha = np.zeros(e.shape)
+    total = 0.0
+    for i in range(len(e)):
+        alpha[i] = e[i] * (start if i == 0 else alpha[i - 1] @ trans)
+        step = alpha[i].sum()
+        total += float(np.log(step))
+        alpha[i] /= step
+    return alpha, total
+
+
 #: keep rates of :func:`gapped` transitions that :meth:`LayerPredictor.order_proba` weighs, besides
 #: adjacent units (1.0) and no order; chosen on the held-out chapters of ``bench/classify_order.py``
 GAP_RATES = (0.5, 0.25)
@@ -452,19 +450,20 @@ class _KeptText:
 
 
 
-def document_key(record: Any) -> Optional[Hashable]:
+def document_key(record: Any) -> Hashable:
     """The document a ``yili classify`` record comes from: ``meta.source``, else the part of
-    ``meta.doc`` before ``#`` (``03_shixiangjianli.xhtml#p15``); ``None`` when it does not say."""
+    ``meta.doc`` before ``#`` (``03_shixiangjianli.xhtml#p15``); ``""`` when it does not say (all
+    such records, one after another, are one document)."""
     meta = record.get("meta") if isinstance(record, dict) else None
     if not isinstance(meta, dict):
-        return None
+        return ""
     source = meta.get("source")
     if isinstance(source, str) and source:
         return source
     doc = meta.get("doc")
     if isinstance(doc, (str, int)) and str(doc):
         return str(doc).split("#", 1)[0]
-    return None
+    return ""
 
 
 def _reading_order(records: Sequence[Any], rows: list[int]) -> list[int]:
@@ -497,7 +496,7 @@ def classify_records(records: Iterable[dict], model: LayerPredictor, report: Opt
         texts.append(text if isinstance(text, str) else "")
     proba = np.zeros((len(records), len(LAYERS)))
     keys = [document_key(r) for r in records]
-    for rows in _key_runs(keys):
+    for rows in _runs(keys):
         ordered = _reading_order(records, rows)
         proba[ordered], order = model.order_proba([texts[i] for i in ordered])
         if report is not None:
@@ -510,15 +509,3 @@ def classify_records(records: Iterable[dict], model: LayerPredictor, report: Opt
         out["label"] = max(scores, key=scores.get) if readable(text) else "OTHER"
         out["scores"] = scores
         yield out
-
-
-def _key_runs(keys: list[Optional[Hashable]]) -> Iterator[list[int]]:
-    """Row indices of each run of equal consecutive keys (``None`` included)."""
-    run: list[int] = []
-    for i, key in enumerate(keys):
-        if run and key != keys[run[-1]]:
-            yield run
-            run = []
-        run.append(i)
-    if run:
-        yield run

@@ -2,7 +2,9 @@
 
 jieba's own dictionary is of modern Chinese (350,000 words): it joins classical words into modern
 compounds, and loading it is most of ``yili process``'s start-up. The words of UD Kyoto's
-training sentences (論語, 孟子, 禮記 …; the test file is never read) with their counts, in the
+training sentences (論語, 孟子, 禮記 …; the test file is never read, though short sayings recur
+across the classics: 9% of its sentences, mostly of one to three characters, are also written in the
+training file) with their counts, in the
 pipeline's normalised form (the view the tokenizer reads), make a dictionary of about 2,000 words
 that loads at once; the ritual lexicon is added on top as before. ``yili train jieba`` rebuilds it.
 """
@@ -19,9 +21,6 @@ from typing import Optional
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "models" / "jieba-lzh"
 DICT_FILE = "dict.txt"
 REBUILD_COMMAND = "yili train jieba"
-#: UD Kyoto's training file: its chapters are none of the test file's (short sayings recur across
-#: the classics, so 9% of the test sentences, mostly of one to three characters, are also written there)
-TRAIN_FILE = "lzh_kyoto-ud-train.OLD-2019-09-16-108d3a9.conllu"
 
 
 class DictionaryError(RuntimeError):
@@ -64,10 +63,10 @@ def word_counts(conllu: Path) -> Counter:
 
 def build_dictionary(out: Optional[Path] = None, conllu: Optional[Path] = None) -> dict:
     """Write ``dict.txt`` (jieba's format: ``word count`` per line) and a model card to ``out``."""
-    from pipeline.text.segmentation_eval import kyoto_dir
+    from pipeline.nlp.stanza_training import kyoto_train_file
 
     out = Path(out) if out is not None else DEFAULT_DIR
-    conllu = Path(conllu) if conllu is not None else kyoto_dir() / TRAIN_FILE
+    conllu = Path(conllu) if conllu is not None else kyoto_train_file()
     if not conllu.is_file():
         raise FileNotFoundError(f"UD Kyoto training file not found: {conllu} (put ../shared/ud-kyoto beside the repository)")
     counts = word_counts(conllu)

@@ -39,7 +39,8 @@ class JiebaRitualTokenizer(LexiconAlignedTokenizer):
         super().__init__(vocab, lexicon_dir, function_words)
         self.hmm = hmm
         #: a jieba dictionary file (None: jieba's own); checked here so that a wrong path fails at build time
-        self.dictionary = str(dictionary_file(dictionary)) if dictionary else None
+        found = dictionary_file(dictionary)
+        self.dictionary = str(found) if found else None
         self._jieba = None
         #: stretch → jieba's (start, end) cuts of it: about 30% of the stretches between lexicon
         #: terms and function words recur in the corpus, and jieba costs tens of µs a stretch
