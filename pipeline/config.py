@@ -8,13 +8,24 @@ from typing import Any, Optional
 from confection import Config
 
 ROOT = Path(__file__).resolve().parents[1]
+#: Where a built wheel carries the checkout's ``configs/`` and ``models/`` (``setup.py`` copies them).
+PACKAGED = Path(__file__).resolve().parent / "resources"
+
+
+def shipped(relative: str | Path) -> Path:
+    """A file or folder the project ships (``configs/default.cfg``, ``models/layers`` …): the
+    checkout's, else the copy inside an installed wheel, else the checkout's path (for the error)."""
+    for base in (ROOT, PACKAGED):
+        if (base / relative).exists():
+            return base / relative
+    return ROOT / relative
 
 
 def default_config_path() -> Path:
-    for candidate in (ROOT / "configs" / "default.cfg", Path(__file__).parent / "resources" / "default.cfg"):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError("configs/default.cfg not found beside the package")
+    path = shipped("configs/default.cfg")
+    if not path.is_file():
+        raise FileNotFoundError("configs/default.cfg not found beside the package")
+    return path
 
 
 def load_config(path: Optional[Path] = None, overrides: Optional[dict[str, Any]] = None) -> dict[str, Any]:
@@ -36,10 +47,10 @@ def models_dir() -> Path:
 
 def model_path(value: str | Path) -> Path:
     """A model folder named in a config: absolute as written; relative from the working directory
-    when it is there, else from the checkout (where ``models/`` is), so ``models/spans`` works from
-    anywhere and a user's own ``my-models/x`` works from the folder they run in. The one rule for
+    when it is there, else from the checkout (where ``models/`` is) or an installed wheel's copy
+    (:func:`shipped`), so ``models/spans`` works from anywhere and a user's own ``my-models/x`` works from the folder they run in. The one rule for
     every model path (span model, 斷句 model, stanza model)."""
     path = Path(str(value)).expanduser()
     if path.is_absolute() or path.exists():
         return path.absolute()
-    return ROOT / path
+    return shipped(path)

@@ -37,11 +37,9 @@ class ModelError(RuntimeError):
 
 def default_model_dir() -> Path:
     """``models/layers`` of the checkout, else the copy installed inside the package."""
-    package = Path(__file__).resolve().parents[1]
-    for candidate in (package.parent / "models" / "layers", package / "resources" / "models" / "layers"):
-        if (candidate / MODEL_FILE).is_file() or (candidate / "runtime.json").is_file():
-            return candidate
-    return package.parent / "models" / "layers"
+    from pipeline.config import shipped
+
+    return shipped("models/layers")
 
 
 def readable(text: str) -> bool:

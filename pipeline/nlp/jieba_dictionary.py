@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Optional
 
 #: The folder of the shipped dictionary (``[nlp] jieba_dictionary``).
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "models" / "jieba-lzh"
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "models" / "jieba-lzh"  # where `yili train jieba` writes
 DICT_FILE = "dict.txt"
 REBUILD_COMMAND = "yili train jieba"
 
@@ -36,9 +36,6 @@ def dictionary_file(value: Optional[str | Path]) -> Optional[Path]:
     from pipeline.config import model_path
 
     path = Path(model_path(value))
-    if not path.exists() and not Path(str(value)).is_absolute():  # an installed package keeps models under resources/
-        packaged = Path(__file__).resolve().parents[1] / "resources" / str(value)
-        path = packaged if packaged.exists() else path
     if path.is_dir():
         path = path / DICT_FILE
     if not path.is_file():

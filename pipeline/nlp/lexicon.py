@@ -21,10 +21,11 @@ FILES = {
 
 def default_lexicon_dir() -> Path:
     """``configs/lexicon`` of a source checkout, else the copy shipped inside the package."""
-    here = Path(__file__).resolve()
-    for candidate in (here.parents[2] / "configs" / "lexicon", here.parents[1] / "resources" / "lexicon"):
-        if candidate.is_dir():
-            return candidate
+    from pipeline.config import shipped
+
+    folder = shipped("configs/lexicon")
+    if folder.is_dir():
+        return folder
     raise FileNotFoundError("lexicon folder not found: expected configs/lexicon beside the package")
 
 

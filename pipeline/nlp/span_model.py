@@ -43,12 +43,13 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from pipeline.config import shipped
 from pipeline.labels import SPAN_LABELS
 from pipeline.nlp.retokenize import split_at, token_boundaries
 
 REPO = Path(__file__).resolve().parents[2]
-DEFAULT_MODEL_DIR = REPO / "models" / "spans"
-CRF_MODEL_DIR = REPO / "models" / "spans-crf"
+DEFAULT_MODEL_DIR = shipped("models/spans")
+CRF_MODEL_DIR = shipped("models/spans-crf")
 GOLD_DIR = REPO / "annotations" / "actions"
 REBUILD = "yili train spans"
 MODES = ("fill", "override", "model")

@@ -34,7 +34,9 @@ HOW = (
 
 def default_model_dir() -> Path:
     """``models/stanza-lzh`` of the checkout: the shipped lzh word tokenizer."""
-    return Path(__file__).resolve().parents[2] / "models" / "stanza-lzh"
+    from pipeline.config import shipped
+
+    return shipped("models/stanza-lzh")
 
 
 def model_folder(model_dir: Optional[str]) -> Path:

@@ -37,7 +37,9 @@ REBUILD_COMMAND = "yili train stanza"
 
 def default_model_dir() -> Path:
     """``models/stanza-lzh`` of the checkout."""
-    return Path(__file__).resolve().parents[2] / "models" / "stanza-lzh"
+    from pipeline.config import shipped
+
+    return shipped("models/stanza-lzh")
 
 
 def kyoto_dir() -> Path:

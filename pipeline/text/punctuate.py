@@ -59,11 +59,9 @@ class ModelError(RuntimeError):
 
 def default_model_dir() -> Path:
     """``models/punctuate`` of the checkout, else the copy installed inside the package."""
-    package = Path(__file__).resolve().parents[1]
-    for candidate in (package.parent / "models" / "punctuate", package / "resources" / "models" / "punctuate"):
-        if (candidate / MODEL_FILE).is_file():
-            return candidate
-    return package.parent / "models" / "punctuate"
+    from pipeline.config import shipped
+
+    return shipped("models/punctuate")
 
 
 @dataclass
