@@ -67,7 +67,8 @@ def tokens_part() -> dict:
 
 def breaks_part(fold: int, steps: int, save: Path | None, extra: list[str] | None = None) -> dict:
     from pipeline.nlp.stanza_training import load_pipeline, predict_breaks, train_breaks
-    from pipeline.text.punctuate import Punctuator, strip_marks, training_units
+    from pipeline.text.marks import strip_marks
+    from pipeline.text.punctuate import Punctuator, training_units
     from pipeline.text.segmentation_eval import Counts, _run_fold, chapter_folds
 
     units = training_units()

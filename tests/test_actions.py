@@ -1078,7 +1078,7 @@ def test_er_hou_then_the_other_shoots(extractor):
 def run_cut(extractor, chapter: str, number: int, cut: str) -> Run:
     """Dev passage ``number`` of ``chapter`` without its marks, cut into clauses and sentences as
     ``cut`` shows (the breaks the 斷句 model gave it)."""
-    from pipeline.text.punctuate import is_text_char
+    from pipeline.text.marks import is_text_char
 
     bare = "".join(ch for ch in jing(chapter)[number] if is_text_char(ch))
     assert cut.replace("|", "").replace("。", "") == bare, "the cut is not the passage"

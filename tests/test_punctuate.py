@@ -11,15 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.text.punctuate import (
-    Break,
-    ModelError,
-    Punctuator,
-    REBUILD_COMMAND,
-    default_model_dir,
-    strip_marks,
-    training_units,
-)
+from pipeline.text.marks import strip_marks
+from pipeline.text.punctuate import Break, ModelError, Punctuator, REBUILD_COMMAND, default_model_dir, training_units
 from pipeline.text.segmentation_eval import Counts, chapter_folds, edition_agreement, prf, read_conllu
 
 REPO = Path(__file__).resolve().parents[1]
@@ -125,7 +118,7 @@ def test_a_name_written_twice_in_a_row_is_broken_between(shipped):
     kind, a chapter the corpus lacks). The CRF knows which characters repeat on both sides of a
     boundary (``dup1``, ``dup2``); with character n-grams alone it learned only the names it saw
     doubled (公公, 賓賓) and read 上介上介 as one clause."""
-    from pipeline.text.punctuate import other_attributes
+    from pipeline.text.break_features import other_attributes
 
     text = "使者授上介上介受之"
     assert "dup2" in other_attributes(text, "JING", None)[4] and "dup1" in other_attributes("告于公公許", None, None)[2]
@@ -194,7 +187,7 @@ def test_save_load_and_pickle_round_trip(unseen_model, passage, tmp_path):
 
 def test_lexicon_pairs_mark_what_stands_on_each_side_of_a_boundary():
     # 鄉飲酒禮: 「主人拜送爵，賓少退」 — a verb then an actor, with no mark in the unpunctuated text
-    from pipeline.text.punctuate import LexiconMarks, other_attributes
+    from pipeline.text.break_features import LexiconMarks, other_attributes
 
     terms = {"ACTOR": ["主人", "賓"], "VERB": ["拜送", "退"], "OBJECT": ["爵"]}
     s = "主人拜送爵賓少退"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pipeline.config import load_config
 from pipeline.process import DocumentProcessor
-from pipeline.text.punctuate import strip_marks, training_units
+from pipeline.text.marks import strip_marks
+from pipeline.text.punctuate import training_units
 from pipeline.text.quotations import quotation_breaks, quotations
 from pipeline.text.segmentation_eval import Counts, with_quotations
 

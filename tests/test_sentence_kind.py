@@ -7,8 +7,9 @@ import shutil
 
 import pytest
 
+from pipeline.text.marks import strip_marks
 from pipeline.text.normalise import normalise_str
-from pipeline.text.punctuate import Punctuator, default_model_dir, strip_marks, training_units
+from pipeline.text.punctuate import Punctuator, default_model_dir, training_units
 from pipeline.text.sentence_kind import SentenceKinds
 
 

@@ -81,7 +81,7 @@ def test_viterbi_many_keeps_crfsuite_ties():
 def test_viterbi_many_groups_texts_of_like_length(monkeypatch):
     """A long text among short ones is decoded apart (no batch padded to its length), and every
     path is the plain Viterbi's, in the order given."""
-    from pipeline.text.punctuate import _viterbi
+    from pipeline.text.crf_runtime import viterbi
 
     rng = np.random.default_rng(0)
     trans = rng.normal(size=(5, 5))
@@ -91,7 +91,7 @@ def test_viterbi_many_groups_texts_of_like_length(monkeypatch):
     monkeypatch.setattr(span_crf, "BATCH_CELLS", 200)
     monkeypatch.setattr(span_crf, "_viterbi_padded", lambda s, t: padded.append([len(x) for x in s]) or real(s, t))
     got = span_crf.viterbi_many(scores, trans)
-    assert got == [_viterbi(s.tolist(), trans.tolist()) for s in scores]
+    assert got == [viterbi(s.tolist(), trans.tolist()) for s in scores]
     assert padded and all(len(g) * max(g) <= 200 for g in padded)
 
 

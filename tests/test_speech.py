@@ -6,7 +6,7 @@ import pytest
 
 from pipeline.actions.speech import quote_follows, speech_mask, speech_runs_on, unmasked
 from pipeline.corpus import iter_units
-from pipeline.text.punctuate import is_text_char
+from pipeline.text.marks import is_text_char
 
 
 @pytest.fixture(scope="module")

@@ -53,7 +53,7 @@ def load_split(split: str, folder: Path = GOLD_DIR) -> list[dict]:
 
 def _strip(text: str) -> tuple[str, list[int]]:
     """``text`` without punctuation or spaces, and for each old index its new index."""
-    from pipeline.text.punctuate import is_text_char
+    from pipeline.text.marks import is_text_char
 
     kept: list[str] = []
     where: list[int] = []

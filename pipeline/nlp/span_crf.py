@@ -99,10 +99,10 @@ def lexicon_attributes(text: str, lexicon: Sequence[Triple], window: int) -> lis
 
 def features(text: str, lexicon: Sequence[Triple], window: int, lexicon_window: int) -> list[list[str]]:
     """Feature strings per character, for crfsuite training (prediction scores the n-grams without them)."""
-    from pipeline.text.punctuate import PAD_LEFT, PAD_RIGHT, _shift
+    from pipeline.text.break_features import PAD_LEFT, PAD_RIGHT, shift
 
     chars = list(text)
-    shifted = {k: _shift(chars, k, PAD_LEFT if k < 0 else PAD_RIGHT) for k in range(-window, window + 1)}
+    shifted = {k: shift(chars, k, PAD_LEFT if k < 0 else PAD_RIGHT) for k in range(-window, window + 1)}
     cols = [[f"{name}={''.join(g)}" for g in zip(*(shifted[k] for k in offsets))] for name, offsets in templates(window)]
     rows = [list(r) for r in zip(*cols)] if chars else []
     for row, extra in zip(rows, lexicon_attributes(text, lexicon, lexicon_window)):
@@ -157,7 +157,7 @@ class CRFSpanModel:
     def load(cls, folder: str | Path, info: dict[str, Any]) -> "CRFSpanModel":
         import numpy as np
 
-        from pipeline.text.punctuate import CompiledCRF
+        from pipeline.text.crf_runtime import CompiledCRF
 
         with np.load(Path(folder) / WEIGHTS_FILE, allow_pickle=False) as arrays:
             crf = CompiledCRF.from_arrays(arrays)
@@ -175,7 +175,7 @@ def viterbi_many(scores: Sequence[Any], transitions: Any) -> list[list[int]]:
     Viterbi. Ties go to the earlier label, as in crfsuite and :meth:`CompiledCRF.decode`."""
     import numpy as np
 
-    from pipeline.text.punctuate import _viterbi
+    from pipeline.text.crf_runtime import viterbi
 
     rows = np.asarray(transitions, dtype=np.float64).tolist()
     order = sorted(range(len(scores)), key=lambda i: len(scores[i]))
@@ -185,7 +185,7 @@ def viterbi_many(scores: Sequence[Any], transitions: Any) -> list[list[int]]:
     def flush() -> None:
         if len(group) < 4:  # numpy's per-step cost outweighs the loops for a text or two
             for i in group:
-                paths[i] = _viterbi(np.asarray(scores[i]).tolist(), rows)
+                paths[i] = viterbi(np.asarray(scores[i]).tolist(), rows)
         else:
             for i, path in zip(group, _viterbi_padded([scores[i] for i in group], transitions)):
                 paths[i] = path
@@ -236,7 +236,7 @@ def fit(data: Sequence[Any], settings: Optional[dict[str, Any]] = None,
     import pycrfsuite
 
     from pipeline.nlp.span_model import FORMAT
-    from pipeline.text.punctuate import CompiledCRF
+    from pipeline.text.crf_runtime import CompiledCRF
 
     cfg = {**DEFAULTS, **(settings or {})}
     rng = random.Random(int(cfg["seed"]))

@@ -284,8 +284,8 @@ def load_gold(chapters: Optional[Iterable[str]] = None, folder: Path = GOLD_DIR 
 
 def _view_of(text: str, spans: Sequence[dict], strip: bool) -> tuple[str, list[Triple]]:
     """The normalised view of a gold text and its spans moved into it (punctuation dropped if ``strip``)."""
+    from pipeline.text.marks import is_text_char
     from pipeline.text.normalise import segment_view
-    from pipeline.text.punctuate import is_text_char
 
     view = segment_view(text, 0, len(text))
     vt = view.text
@@ -427,7 +427,7 @@ def within_text(text: str, spans: Sequence[Triple]) -> list[Triple]:
     """Model spans without the marks at their edges (西阶, → 西阶: a mark the model never saw in
     training, an ASCII comma, can be read into a span); a span with a mark inside is dropped, and
     so is one that opens on a function word no span opens on (:data:`NEVER_OPENS`)."""
-    from pipeline.text.punctuate import is_text_char
+    from pipeline.text.marks import is_text_char
 
     out = []
     for s, e, label in spans:

@@ -134,7 +134,7 @@ def write_stanza_data(pairs: Iterable[tuple[str, str]], txt: Path, labels: Path,
 def break_pairs(texts: Iterable[str]) -> Iterable[tuple[str, str]]:
     """(characters, labels) for the 斷句 model: each unit's marks stripped, every character a token
     (``1``), a sentence end (``2``) where any mark followed; the unit's end is a sentence end."""
-    from pipeline.text.punctuate import strip_marks
+    from pipeline.text.marks import strip_marks
 
     for text in texts:
         st = strip_marks(text)
@@ -202,8 +202,8 @@ def load_pipeline(model_path: Path, folder: Optional[Path] = None):
 def token_scores(pipeline, sentences) -> dict:
     """Raw stanza token P/R/F1 on Kyoto sentences (their punctuation removed), without the lexicon
     re-alignment the yili backend adds; chars/s of one call per sentence."""
-    from pipeline.text.segmentation_eval import prf
     from pipeline.text.normalise import normalise_str
+    from pipeline.text.segmentation_eval import prf
 
     texts = [normalise_str(s.text) for s in sentences]
     pipeline(texts[0])

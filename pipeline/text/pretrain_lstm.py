@@ -29,7 +29,9 @@ from unittest import mock
 
 import numpy as np
 
-from pipeline.text.punctuate import LAYER_NAMES, Punctuator, strip_marks
+from pipeline.text.break_features import LAYER_NAMES
+from pipeline.text.marks import strip_marks
+from pipeline.text.punctuate import Punctuator
 from pipeline.text.punctuate_lstm import LAYER_IDS, UNKNOWN, LSTMTagger, _module
 
 #: the editions read for pre-training (the punctuated one too, its marks stripped)
@@ -220,8 +222,8 @@ def evaluate_pretraining(out_file: Path, folds: int = 4, only: Optional[Sequence
     """Each chosen fold (``only``: indices into the benchmark's folds) trained with and without
     pre-training (``arms``), once per BiLSTM seed, everything else equal; break counts as the
     benchmark scores them."""
-    from pipeline.text.segmentation_eval import Counts, chapter_folds
     from pipeline.text.punctuate import training_units
+    from pipeline.text.segmentation_eval import Counts, chapter_folds
 
     started = time.perf_counter()
     units = training_units()

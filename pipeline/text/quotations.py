@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from pipeline.text.punctuate import strip_marks
+from pipeline.text.marks import strip_marks
 
 #: shortest quotation taken as a cue: shorter ones (2–3 characters) recur within a passage
 MIN_CHARS = 4

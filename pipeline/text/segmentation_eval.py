@@ -31,15 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
-from pipeline.text.punctuate import (
-    LAYER_NAMES,
-    Punctuator,
-    Stripped,
-    default_model_dir,
-    strip_marks,
-    training_units,
-    write_model_card,
-)
+from pipeline.text.break_features import LAYER_NAMES
+from pipeline.text.marks import Stripped, strip_marks
+from pipeline.text.punctuate import Punctuator, default_model_dir, training_units, write_model_card
 from pipeline.text.quotations import quotation_breaks
 
 KINDS = ("any", "clause", "sentence")
