@@ -180,7 +180,6 @@ class Located:
 def locate(head: Head, letters: Letters) -> Located:
     """Find the head's 經 and 注 in ``letters`` (the text before the 疏, as far back as it may reach)."""
     out = Located()
-    n = len(letters)
     zhu_a = head.zhu[0] if head.zhu else None
     if head.jing:
         x, y = head.jing

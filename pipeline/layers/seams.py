@@ -662,7 +662,7 @@ def seam_bounds(han: str, first: str, last: str) -> tuple[int, int]:
         return 0, n
     notes = [m.start() for m in _READING_NOTE.finditer(han)]
     cites = [m for m in _CITATION.finditer(han) if m.start() > 0 or first == "ZHU"]
-    lo, hi = 0, n
+    lo = 0
     if first == "ZHU":
         if notes:
             verb = _NOTE_VERB.search(han, notes[-1] + 2, notes[-1] + 10)

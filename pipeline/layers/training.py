@@ -596,7 +596,6 @@ def evaluate_layers(
 
     collected: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     split_seqs: dict[str, list] = defaultdict(list)
-    split_right: dict[str, list] = defaultdict(list)
     timings: list[dict[str, float]] = []
     for fold, test_chapters in enumerate(plan):
         t0 = time.perf_counter()

@@ -143,7 +143,8 @@ def _inline(raw: str, block: Block, reading: Reading) -> None:
     vt = view.text
     layer, evidence, score, note = block.layer, block.evidence, block.score, block.note
     run_start = 0
-    last_note: Optional[Piece] = None
+    last_note: Optional[Piece] = None  # the editor's note just closed, which an adjacent one extends
+    last_note_end = 0
 
     def close(at: int) -> None:
         piece = view_piece(view, run_start, at, layer, evidence, score, note)
