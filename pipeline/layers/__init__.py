@@ -38,11 +38,9 @@ class LayerResult:
 
 
 def segment_layers(text: str, source: Optional[str] = None) -> LayerResult:
-    from pipeline.read.layout import LAYOUTS, detect_layout  # the readers use this package's markers
+    from pipeline.read.layout import read_document  # the readers use this package's markers
 
-    layout = detect_layout(text, source)
-    reading = LAYOUTS[layout](text)
-    return to_result(text, reading)
+    return to_result(text, read_document(text, source))
 
 
 def to_result(text: str, reading: "Reading") -> LayerResult:

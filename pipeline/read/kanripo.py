@@ -318,7 +318,7 @@ def _colophon(text: str, start: int, reading: Reading) -> None:
 # --- 單疏本 儀禮疏 ----------------------------------------------------------------------------------
 
 _DANSHU_JUAN_TITLE = re.compile(r"^(?:儀禮|仪礼)䟽卷第")
-_CHAPTER_TITLE = re.compile(r"([^　\s]{1,8}第[一二三四五六七八九十]{1,3})　案?鄭目録")
+_CHAPTER_TITLE = re.compile(r"([^　\s]{1,8}第[一二三四五六七八九十]{1,3})　案?鄭目[録錄]")
 _HEAD_MAX = 14
 
 

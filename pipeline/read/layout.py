@@ -18,6 +18,7 @@ from typing import Callable, Optional
 
 from pipeline.read.kanripo import is_kanripo, kanripo_edition, read_kanripo
 from pipeline.read.reading import Reading
+from pipeline.read.script import traditional_probe
 from pipeline.read.web import is_vernacular, read_plain, read_web_runon, read_web_translation, read_web_zhushu
 from pipeline.read.wrapped import read_wrapped
 from pipeline.read.xhtml import is_xhtml, read_xhtml
@@ -61,4 +62,13 @@ def detect_layout(text: str, source: Optional[str] = None) -> str:
 
 
 def read_document(text: str, source: Optional[str] = None) -> Reading:
-    return LAYOUTS[detect_layout(text, source)](text)
+    """The reading of ``text`` by the reader of its layout. An XHTML or Kanripo edition converted
+    to simplified characters is read in its traditional form (:func:`pipeline.read.script.traditional_probe`,
+    same offsets): those readers know the markers as the editions write them. The web readers know
+    both scripts, and read simplified cues of their own (modern prose, site furniture)."""
+    layout = detect_layout(text, source)
+    if layout == "xhtml" or layout.startswith("kanripo"):
+        probe = traditional_probe(text)
+        if probe is not None:
+            return LAYOUTS[detect_layout(probe, source)](probe)
+    return LAYOUTS[layout](text)
