@@ -151,6 +151,19 @@ def test_siku_kaozheng_is_removed_whole():
     assert all(s.end <= start for s in result.segments)
 
 
+def test_siku_kaozheng_is_found_by_its_title_when_the_header_lines_are_gone():
+    """A copy from Kanripo's web view has no org lines (#+TITLE, #+PROPERTY …): the 考證 still
+    opens on its own title line (　儀禮注疏卷十七考證) and is set apart, not read as 經 and 注."""
+    path = "zhushu-siku/17_yousiche.txt"
+    text = "".join(line for line in (CORPUS / path).read_text(encoding="utf-8").splitlines(keepends=True)
+                   if not line.startswith("#"))
+    result = segment_layers(text, path)
+    start = text.index("　儀禮注疏卷十七考證")
+    assert [(r.start, r.end) for r in result.removed if r.reason == "kaozheng"] == [(start, len(text))]
+    assert all(s.end <= start for s in result.segments)
+    assert result.layout == "kanripo-siku"
+
+
 def test_xhtml_markup_never_in_a_view():
     path = "zhushu-xhtml/11_sangfu.xhtml"
     text = (CORPUS / path).read_text(encoding="utf-8")

@@ -34,10 +34,19 @@ PAGE_MARK = re.compile(r"<pb:[^>]*>")
 LINE_END = re.compile(r"¶")
 COLUMN_BREAK = re.compile(r"/")
 KAOZHENG = re.compile(r"^#\+PROPERTY: JUAN [^\n]*考證", re.M)
+#: the 考證's own title line, where a copy has lost the org header lines (Kanripo's web view)
+KAOZHENG_TITLE = re.compile(r"^[ \u3000]*儀禮注疏卷[一二三四五六七八九十]+考證", re.M)
+
 ID_LINE = re.compile(r"^#\+PROPERTY: ID (\S+)", re.M)
 LINE = re.compile(r"[^\n]*(?:\n|$)")
 
 _NEWLINES = frozenset("\r\n")
+
+
+def kaozheng_start(text: str) -> Optional[int]:
+    """Where the 清 editors' 考證 begins: its ``#+PROPERTY: JUAN 卷N考證`` line, else its title line."""
+    m = KAOZHENG.search(text) or KAOZHENG_TITLE.search(text)
+    return m.start() if m else None
 
 
 def is_kanripo(text: str) -> bool:
@@ -122,13 +131,13 @@ _SHU_OPENING = ("釋曰", "注釋曰")
 
 def read_siku(text: str) -> Reading:
     reading = Reading("kanripo-siku")
-    m = KAOZHENG.search(text)
-    body_end = m.start() if m else len(text)
+    start = kaozheng_start(text)
+    body_end = start if start is not None else len(text)
     reading.removed = furniture(text)
-    if m:
-        reading.pieces.extend(_kaozheng_pieces(text, m.start()))
-        reading.apart.append((m.start(), len(text), "kaozheng"))
-        reading.removed.extend(Removal(i, i + 1, "marker") for i in range(m.start(), len(text)) if text[i] in "()")
+    if start is not None:
+        reading.pieces.extend(_kaozheng_pieces(text, start))
+        reading.apart.append((start, len(text), "kaozheng"))
+        reading.removed.extend(Removal(i, i + 1, "marker") for i in range(start, len(text)) if text[i] in "()")
 
     body_start = 0
     titles: list[tuple[int, int]] = []
