@@ -48,8 +48,9 @@ def models_dir() -> Path:
 def model_path(value: str | Path) -> Path:
     """A model folder named in a config: absolute as written; relative from the working directory
     when it is there, else from the checkout (where ``models/`` is) or an installed wheel's copy
-    (:func:`shipped`), so ``models/spans`` works from anywhere and a user's own ``my-models/x`` works from the folder they run in. The one rule for
-    every model path (span model, 斷句 model, stanza model)."""
+    (:func:`shipped`), so ``models/spans`` works from anywhere and a user's own ``my-models/x``
+    works from the folder they run in. The one rule for every model path (span model, 斷句 model,
+    stanza model)."""
     path = Path(str(value)).expanduser()
     if path.is_absolute() or path.exists():
         return path.absolute()
