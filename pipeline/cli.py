@@ -84,12 +84,15 @@ def process(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786); default: a LocalCluster."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep finished documents in OUT.d/ and reuse them: resumes an interrupted run, skips unchanged inputs."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar and no summary table."),
+    layer: Optional[str] = typer.Option(None, "--layer", help="The layer of text no marker, anchor or layout decides "
+                                        "(JING for a copy of the classic without commentary); default: the layer model."),
 ) -> None:
     """Segment layers, split sentences, tag spans and extract action tuples (SCHEMA section 6)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from pipeline.batch.runner import BatchRunner, ExecutorUnavailable
     from pipeline.config import load_config
+    from pipeline.labels import LAYERS
     from pipeline.read.inputs import expand_paths, sample_paths
 
     paths = list(inputs or [])
@@ -100,7 +103,9 @@ def process(
         raise typer.Exit(code=2)
     loaded = None
     try:
-        cfg = load_config(config)
+        cfg = load_config(config, {"layers": {"undecided_layer": layer.upper()}} if layer else None)
+        if layer and layer.upper() not in LAYERS:
+            raise ValueError(f"--layer {layer!r} is not one of {', '.join(LAYERS)}")
         if executor == "local":  # fail once, clearly, if a model the config asks for is missing
             from pipeline.process import DocumentProcessor
 

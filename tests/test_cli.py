@@ -172,3 +172,26 @@ def test_unpunctuated_scoring_reads_gold_roles_without_marks():
     assert any("、" in (a.get("actor") or "") for a in gold_actions(record, "punctuated"))
     assert any(a["actor"] and "、" not in a["actor"] and a["actor"] != o["actor"]
                for a, o in zip(plain, record["actions"]))
+
+
+def test_process_takes_the_layer_of_undecided_text_from_the_user(tmp_path):
+    """A copy of the classic without its commentary (鄉射禮's 經, one paragraph per line, as a
+    web copy has it) has no marker; `--layer JING` makes every paragraph 經, as meta.layer does a
+    record, instead of leaving the layer model to guess (it reads many as 注: a 注 follows each 經
+    in the editions it learned from)."""
+    import json
+
+    from pipeline.corpus import iter_units
+
+    paragraphs = [u.text for u in iter_units("zhushu-xhtml", chapters=["05"]) if u.layer == "JING"][:60]
+    doc = tmp_path / "xiangshe-jing.txt"
+    doc.write_text("\n".join(paragraphs) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["process", str(doc), "-o", str(out), "-q", "--no-resume", "--layer", "JING"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert {(s["layer"], s["evidence"]) for s in record["segments"]} == {("JING", "marker")}
+    assert sum(s["end"] - s["start"] for s in record["segments"]) >= sum(map(len, paragraphs))
+    assert len(record["actions"]) > 100
+    bad = runner.invoke(app, ["process", str(doc), "-o", str(out), "-q", "--layer", "經"])
+    assert bad.exit_code == 2 and "not one of JING, ZHU, SHU, OTHER" in bad.output
