@@ -149,7 +149,22 @@ def process(
             f"{len(report.rows)} document(s), {report.chars:,} chars in {report.seconds:.1f}s "
             f"({report.chars_per_second:,.0f} chars/s; {report.reused} reused from {output}.d/) → {output}"
         )
+        hint = _unmarked_hint(report.rows)
+        if hint:
+            err.print(hint)
     _exit_for_failures(report.failed)
+
+
+def _unmarked_hint(rows) -> Optional[str]:
+    """A word for documents whose 經 and 注 the layer model alone told apart: a copy of the classic
+    without commentary is read so too, and the model (learned from 注疏 editions) takes many of its
+    paragraphs for 注."""
+    unmarked = [st for st in rows if not st.error and set(st.evidence) == {"model"}
+                and st.segments.get("JING") and st.segments.get("ZHU")]
+    if not unmarked:
+        return None
+    return (f"{len(unmarked)} document(s) have no marker, anchor or layout that tells 經 from 注: the layer model "
+            "decided every segment. If a text is the classic alone, read it with --layer JING.")
 
 
 @app.command()

@@ -193,5 +193,7 @@ def test_process_takes_the_layer_of_undecided_text_from_the_user(tmp_path):
     assert {(s["layer"], s["evidence"]) for s in record["segments"]} == {("JING", "marker")}
     assert sum(s["end"] - s["start"] for s in record["segments"]) >= sum(map(len, paragraphs))
     assert len(record["actions"]) > 100
+    unnamed = runner.invoke(app, ["process", str(doc), "-o", str(out), "--no-resume"])  # without it: a word on --layer
+    assert unnamed.exit_code == 0 and "--layer JING" in unnamed.output
     bad = runner.invoke(app, ["process", str(doc), "-o", str(out), "-q", "--layer", "經"])
     assert bad.exit_code == 2 and "not one of JING, ZHU, SHU, OTHER" in bad.output
