@@ -103,9 +103,9 @@ def process(
         raise typer.Exit(code=2)
     loaded = None
     try:
-        cfg = load_config(config, {"layers": {"undecided_layer": layer.upper()}} if layer else None)
         if layer and layer.upper() not in LAYERS:
             raise ValueError(f"--layer {layer!r} is not one of {', '.join(LAYERS)}")
+        cfg = load_config(config, {"layers": {"undecided_layer": layer.upper()}} if layer else None)
         if executor == "local":  # fail once, clearly, if a model the config asks for is missing
             from pipeline.process import DocumentProcessor
 

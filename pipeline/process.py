@@ -257,8 +257,9 @@ class DocumentProcessor:
         if named:  # the user names the layer of what the reader left undecided, as meta.layer does a record's
             if named not in LAYERS:
                 raise ValueError(f"[layers] undecided_layer {named!r} is not one of {', '.join(LAYERS)}")
-            segments = [Segment(named, s.start, s.end, s.text, "marker", 1.0) if s.evidence == "default" else s
-                        for s in segments]
+            # (not a run whose shape the reader knows, e.g. a 四庫 注 running into its 經: the splitter's)
+            segments = [Segment(named, s.start, s.end, s.text, "marker", 1.0)
+                        if s.evidence == "default" and s.shape is None else s for s in segments]
         if any(s.evidence == "default" for s in segments) and self.layer_model is not None:
             if any(s.evidence == "default" and s.end - s.start > LONG_UNDECIDED for s in segments):
                 # a stretch this long is no run-together line but a whole undecided text (a dump
