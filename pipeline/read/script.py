@@ -29,7 +29,7 @@ def _each(converter, chars: list[str]) -> list[str]:
 
 
 #: how much of a text is counted to tell its script (an edition is written in one)
-SAMPLE = 50_000
+SAMPLE = 20_000
 
 
 def traditional_probe(text: str) -> Optional[str]:
