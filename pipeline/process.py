@@ -92,15 +92,23 @@ def _within(ranges: list[tuple[int, int]], start: int, end: int) -> list[tuple[i
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _without_surrogates(text: str) -> str:
-    """``text`` itself, or, if it holds lone surrogates (possible only through the Python API: files
-    and JSONL lines with them are refused when read), a copy with U+FFFD in their place, which the
-    models and OpenCC can read. Same length, so every offset holds for the raw text."""
+def _working_text(text: str) -> str:
+    """``text`` itself, or a copy of the same length that every stage reads (every offset holds for
+    the raw text): lone surrogates (possible only through the Python API: files and JSONL lines with
+    them are refused when read) become U+FFFD, which the models and OpenCC can read, and an ASCII
+    full stop after a Han character becomes 。, which the readers and the run-together splitter look
+    for (a copy whose marks were made half-width)."""
+    from pipeline.text.normalise import ASCII_STOP
+
+    work = text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text)
-    return text
+        work = _SURROGATE.sub("\ufffd", text)
+    if "." in work:
+        stopped = ASCII_STOP.sub("。", work)
+        work = work if stopped == work else stopped
+    return work
 
 
 @dataclass
@@ -302,10 +310,10 @@ class DocumentProcessor:
         t0 = clock()
         out = copy.deepcopy(record)
         text: str = record["text"]
-        work = _without_surrogates(text)
+        work = _working_text(text)
         if work is text:
             layout, segments, removed = self.layers(record)
-        else:  # the stages read U+FFFD for each lone surrogate; offsets are the same, texts the raw ones
+        else:  # the stages read the working copy (U+FFFD, 。); offsets are the same, texts the raw ones
             layout, segments, removed = self.layers({**record, "text": work})
             segments = [Segment(s.layer, s.start, s.end, text[s.start:s.end], s.evidence, s.score, s.shape) for s in segments]
         t1 = clock()

@@ -119,10 +119,10 @@ def normalise_str(s: str) -> str:
 #: strings this short are remembered once normalised
 _SHORT = 4
 
-#: an ASCII full stop after a Han character (or an entity, a closing quote or bracket) ends a
+#: an ASCII full stop after a Han character (or an entity, a closing quote, bracket or title mark) ends a
 #: sentence as 。 does: copies whose marks were converted to half-width write 主人揖,先入. ; before a
 #: digit or a Latin letter it is no sentence end (1.5, a.m.). ASCII , : ; ? ! are marks already.
-_ASCII_STOP = re.compile(r"(?<=[\u3400-\u9fff\ue000-\uf8ff\uf900-\ufaff\U00020000-\U0003134f」』”’）)\]])\.(?![0-9A-Za-z])")
+ASCII_STOP = re.compile(r"(?<=[\u3400-\u9fff\ue000-\uf8ff\uf900-\ufaff\U00020000-\U0003134f」』”’）)\]》〉])\.(?![0-9A-Za-z])")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -138,7 +138,7 @@ def _normalise(s: str) -> str:
         conv = _t2s().convert
         out = "".join(c if len(c := conv(ch)) == 1 else ch for ch in pre)
     out = out.translate(table)
-    return _ASCII_STOP.sub("。", out) if "." in out else out
+    return ASCII_STOP.sub("。", out) if "." in out else out
 
 
 def fold_entities(view: TextView) -> TextView:
