@@ -3,7 +3,8 @@ copy's reading agrees with the file's (layers per Han character; tuples).
 
 Copies: converted to simplified characters (opencc t2s, same length); a Kanripo text without its
 org header lines (`#+TITLE`, `#+PROPERTY` …, as Kanripo's web view shows it); Windows line ends;
-a byte-order mark. Characters are aligned on the Han text (a copy without its header has fewer),
+a byte-order mark; the punctuated XHTML with its ，。；：？！ made half-width. Characters are
+aligned on the Han text (a copy without its header has fewer),
 tuples compared by actor, verb and negation (script folded). What a conversion itself destroys
 stays in the figures: the 四庫 writes 于 in the 經 and 於 in the 注, and t2s makes both 于.
 
@@ -41,6 +42,7 @@ COPIES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "no org header": (lambda t: "".join(l for l in t.splitlines(keepends=True) if not l.startswith("#")), KANRIPO),
     "CRLF line ends": (lambda t: t.replace("\n", "\r\n"), (*KANRIPO, "zhushu-xhtml")),
     "byte-order mark": (lambda t: "\ufeff" + t, (*KANRIPO, "zhushu-xhtml")),
+    "half-width marks": (lambda t: t.translate(str.maketrans("，。；：？！", ",.;:?!")), ("zhushu-xhtml",)),
 }
 
 
@@ -53,12 +55,13 @@ def process(folder: Path, out: Path) -> dict[str, dict]:
 
 def han_layers(record: dict) -> tuple[str, list[str]]:
     """The record's Han characters (script folded) and the layer each is read as."""
+    from pipeline.layers.features import is_han
     from pipeline.text.normalise import normalise_str
 
     layer = ["-"] * len(record["text"])
     for s in record["segments"]:
         layer[s["start"]:s["end"]] = [s["layer"]] * (s["end"] - s["start"])
-    at = [i for i, c in enumerate(record["text"]) if ord(c) >= 0x3400]
+    at = [i for i, c in enumerate(record["text"]) if is_han(c)]
     return normalise_str("".join(record["text"][i] for i in at)), [layer[i] for i in at]
 
 
