@@ -12,6 +12,7 @@ from typing import List, Optional
 import typer
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
@@ -92,7 +93,7 @@ def process(
 
     from pipeline.batch.runner import BatchRunner, ExecutorUnavailable
     from pipeline.config import load_config
-    from pipeline.labels import LAYERS
+    from pipeline.process import undecided_layer
     from pipeline.read.inputs import expand_paths, sample_paths
 
     paths = list(inputs or [])
@@ -103,16 +104,15 @@ def process(
         raise typer.Exit(code=2)
     loaded = None
     try:
-        if layer and layer.upper() not in LAYERS:
-            raise ValueError(f"--layer {layer!r} is not one of {', '.join(LAYERS)}")
         cfg = load_config(config, {"layers": {"undecided_layer": layer.upper()}} if layer else None)
+        undecided_layer(cfg)  # a wrong --layer (or [layers] undecided_layer) fails the run once, here
         if executor == "local":  # fail once, clearly, if a model the config asks for is missing
             from pipeline.process import DocumentProcessor
 
             loaded = DocumentProcessor(cfg)
             loaded.preload()  # reused in process, and shared with forked workers
     except Exception as exc:
-        err.print(f"[red]cannot set up the pipeline:[/red] {exc}")
+        err.print(f"[red]cannot set up the pipeline:[/red] {escape(str(exc))}")  # [layers] … is no markup
         raise typer.Exit(code=2)
 
     total_files = sum(1 for _ in expand_paths(paths))

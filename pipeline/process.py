@@ -105,10 +105,18 @@ def _working_text(text: str) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError:
         work = _SURROGATE.sub("\ufffd", text)
-    if "." in work:
-        stopped = ASCII_STOP.sub("。", work)
-        work = work if stopped == work else stopped
+    if "." in work and ASCII_STOP.search(work):
+        work = ASCII_STOP.sub("。", work)
     return work
+
+
+def undecided_layer(config: dict[str, Any]) -> Optional[str]:
+    """``[layers] undecided_layer``: the layer the user gives the text no marker, anchor or layout
+    decides (``yili process --layer``), or None (the layer model decides); checked here, once for all."""
+    named = (config.get("layers") or {}).get("undecided_layer")
+    if named and named not in LAYERS:
+        raise ValueError(f"[layers] undecided_layer {named!r} is not one of {', '.join(LAYERS)}")
+    return named or None
 
 
 @dataclass
@@ -261,10 +269,8 @@ class DocumentProcessor:
 
         result = segment_layers(text, meta.get("source"))
         segments = result.segments
-        named = self.config.get("layers", {}).get("undecided_layer")
+        named = undecided_layer(self.config)
         if named:  # the user names the layer of what the reader left undecided, as meta.layer does a record's
-            if named not in LAYERS:
-                raise ValueError(f"[layers] undecided_layer {named!r} is not one of {', '.join(LAYERS)}")
             # (not a run whose shape the reader knows, e.g. a 四庫 注 running into its 經: the splitter's)
             segments = [Segment(named, s.start, s.end, s.text, "marker", 1.0)
                         if s.evidence == "default" and s.shape is None else s for s in segments]
