@@ -32,6 +32,20 @@ def _each(converter, chars: list[str]) -> list[str]:
 SAMPLE = 20_000
 
 
+def _forms(chars: list[str]) -> tuple[dict[str, str], set[str]]:
+    """Of ``chars``: those only the simplified script writes, with their traditional form (one
+    character), and those only the traditional script writes."""
+    s2t, t2s = _converters()
+    simplified_only: dict[str, str] = {}
+    traditional_only: set[str] = set()
+    for c, t, s in zip(chars, _each(s2t, chars), _each(t2s, chars)):
+        if s != c:
+            traditional_only.add(c)
+        elif t != c and len(t) == 1:
+            simplified_only[c] = t
+    return simplified_only, traditional_only
+
+
 def traditional_probe(text: str) -> Optional[str]:
     """``text`` in traditional characters, same length, when it is written mostly in simplified
     ones (in its first :data:`SAMPLE` characters, more characters only the simplified script
@@ -41,15 +55,9 @@ def traditional_probe(text: str) -> Optional[str]:
     chars = [c for c in counts if ord(c) >= 0x3400]  # Han (and beyond): nothing else converts
     if not chars:
         return None
-    s2t, t2s = _converters()
-    to_traditional, to_simplified = _each(s2t, chars), _each(t2s, chars)
-    simplified_only = {c: t for c, t, s in zip(chars, to_traditional, to_simplified)
-                       if t != c and s == c and len(t) == 1}
-    traditional_only = sum(counts[c] for c, s in zip(chars, to_simplified) if s != c)
-    if sum(counts[c] for c in simplified_only) <= traditional_only:
+    simplified_only, traditional_only = _forms(chars)
+    if sum(counts[c] for c in simplified_only) <= sum(counts[c] for c in traditional_only):
         return None
     rest = [c for c in set(text[SAMPLE:]) if c not in counts and ord(c) >= 0x3400]
-    for c, t, s in zip(rest, _each(s2t, rest), _each(t2s, rest)):
-        if t != c and s == c and len(t) == 1:
-            simplified_only[c] = t
+    simplified_only.update(_forms(rest)[0])
     return text.translate(str.maketrans(simplified_only))
