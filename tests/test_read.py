@@ -181,3 +181,15 @@ def test_removals_are_sorted_and_disjoint_everywhere():
         assert pairs == sorted(pairs)
         assert all(a[1] <= b[0] for a, b in zip(pairs, pairs[1:]))
         assert all(s < e for s, e in pairs)
+
+
+def test_a_line_opened_by_shu_and_a_space_in_a_plain_text():
+    """The web copies' 疏 marker is a pattern (疏 before a space); a plain text holding one failed
+    (the reader looked the pattern up as a string). Seed 003's opening, its 疏 so marked."""
+    seed = next(SAMPLES.glob("003_*.txt")).read_text(encoding="utf-8").splitlines()
+    jing, shu = seed[18], seed[22].strip()  # 鄉飲酒之禮。主人就先生而謀賓、介。 / 「鄉飲」至「賓介」。○釋曰︰…
+    text = f"{jing}\n疏 {shu}\n{seed[24]}"
+    result = segment_layers(text, "x.txt")
+    assert result.layout == "plain"
+    assert [(s.layer, s.text) for s in result.segments] == [("JING", jing), ("SHU", shu), ("JING", seed[24])]
+    assert [(r.start, r.end, r.reason) for r in result.removed] == [(len(jing) + 1, len(jing) + 2, "marker")]

@@ -92,6 +92,16 @@ def line_marker(line: str) -> Marker | None:
     return best
 
 
+def marker_span(line: str, marker: Marker) -> tuple[int, int]:
+    """Where the words of ``marker``, which opens ``line`` (:func:`line_marker`), lie in ``line``:
+    after the leading spaces, as long as the marker's match (a regex marker's text is a pattern)."""
+    lead = len(line) - len(line.lstrip(" \u3000\t"))
+    if marker.regex:
+        m = re.match(marker.text, line[lead:])
+        return lead, lead + (m.end() if m else 0)
+    return lead, lead + len(marker.text)
+
+
 def later_scholar(text: str) -> re.Match[str] | None:
     """``○張子曰`` etc. at ``text``'s start."""
     m = next(m for m in MARKERS if m.note == "later-scholar")

@@ -23,7 +23,7 @@ from typing import Optional
 
 from pipeline.layers.anchors import Letters, is_letter, locate, parse_head
 from pipeline.layers.groups import Para, alternate, resolve_group
-from pipeline.layers.markers import line_marker, later_scholar
+from pipeline.layers.markers import later_scholar, line_marker, marker_span
 from pipeline.read.furniture import NOTE_LINE, footnote_refs, line_furniture, lines
 from pipeline.read.reading import Piece, Reading, trimmed
 from pipeline.records import Removal, RunShape
@@ -381,9 +381,9 @@ def read_plain(raw: str) -> Reading:
         if marker is not None:
             start = line.start
             if not marker.keep:
-                offset = text.index(marker.text)
-                reading.removed.append(Removal(line.start + offset, line.start + offset + len(marker.text), "marker"))
-                start = trimmed(raw, line.start + offset + len(marker.text), line.end)[0]
+                words_start, words_end = marker_span(text, marker)
+                reading.removed.append(Removal(line.start + words_start, line.start + words_end, "marker"))
+                start = trimmed(raw, line.start + words_end, line.end)[0]
             if start < line.end:
                 reading.pieces.append(Piece(marker.layer, start, line.end, "marker", 1.0))
             continue

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
 
-from pipeline.layers.markers import inline_regex, line_marker
+from pipeline.layers.markers import inline_regex, line_marker, marker_span
 from pipeline.read.furniture import line_furniture, lines
 from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
 from pipeline.read.web import is_title
@@ -107,8 +107,9 @@ def read_wrapped(raw: str) -> Reading:
         elif marker is not None:
             start = cs
             if not marker.keep:
-                reading.removed.append(Removal(cs, cs + len(marker.text), "marker"))
-                start = cs + len(marker.text)
+                words_end = cs + marker_span(text, marker)[1]
+                reading.removed.append(Removal(cs, words_end, "marker"))
+                start = words_end
             current = Block(marker.layer, start, ce, "marker", 1.0)
             blocks.append(current)
         elif is_title(text):
