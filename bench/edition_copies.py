@@ -3,7 +3,8 @@ copy's reading agrees with the file's (layers per Han character; tuples).
 
 Copies: converted to simplified characters (opencc t2s, same length); a Kanripo text without its
 org header lines (`#+TITLE`, `#+PROPERTY` …, as Kanripo's web view shows it); Windows line ends;
-a byte-order mark; the punctuated XHTML with its ，。；：？！ made half-width. Characters are
+a byte-order mark; the punctuated XHTML with its ，。；：？！ made half-width; the Kanripo texts and
+the seeds as web pages saved from a browser (a line a paragraph, inside a site's menu and footer). Characters are
 aligned on the Han text (a copy without its header has fewer),
 tuples compared by actor, verb and negation (script folded). What a conversion itself destroys
 stays in the figures: the 四庫 writes 于 in the 經 and 於 in the 注, and t2s makes both 于.
@@ -26,6 +27,7 @@ from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
+SEEDS = ROOT.parent / "shared" / "seeds"
 KANRIPO = ("zhushu-siku", "zhengzhu-sbck", "danshu-sbck")
 
 
@@ -37,12 +39,31 @@ def _simplified(text: str) -> str:
     return out
 
 
+def _web_page(text: str) -> str:
+    """The text as a site shows it, saved from a browser: a line a paragraph (leading spaces as
+    &nbsp;, marks escaped), inside a page with a menu, a breadcrumb, a heading and a footer."""
+    import html
+
+    def paragraph(line: str) -> str:
+        lead = len(line) - len(line.lstrip(" "))
+        return f"<p>{'&nbsp;' * lead}{html.escape(line[lead:])}</p>" if line.strip() else ""
+
+    body = "\n".join(paragraph(line) for line in text.splitlines())
+    return ('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>儀禮 - 古籍網</title>'
+            '<script>var page = "<p>主人</p>";</script><style>p { margin: 0 }</style></head>\n<body>'
+            '<nav><a href="/">首頁</a> <a href="/books">古籍</a> <a href="/search">檢索</a></nav>\n'
+            '<div class="breadcrumb"><a href="/">首頁</a> &gt; <a href="/jing">經部</a> &gt; 儀禮</div>\n'
+            f'<h1>儀禮</h1>\n<div id="content">\n{body}\n</div>\n'
+            '<footer>© 2024 古籍網 版權所有 京ICP備00000000號</footer></body></html>\n')
+
+
 COPIES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "simplified": (_simplified, (*KANRIPO, "zhushu-xhtml")),
     "no org header": (lambda t: "".join(l for l in t.splitlines(keepends=True) if not l.startswith("#")), KANRIPO),
     "CRLF line ends": (lambda t: t.replace("\n", "\r\n"), (*KANRIPO, "zhushu-xhtml")),
     "byte-order mark": (lambda t: "\ufeff" + t, (*KANRIPO, "zhushu-xhtml")),
     "half-width marks": (lambda t: t.translate(str.maketrans("，。；：？！", ",.;:?!")), ("zhushu-xhtml",)),
+    "web page (HTML)": (_web_page, (*KANRIPO, "seeds")),
 }
 
 
@@ -88,7 +109,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "edition-copies.json")
     args = parser.parse_args()
     started = time.perf_counter()
-    files = [p for p in sorted(CORPUS.rglob("*")) if p.is_file() and p.name != "README.md"]
+    files = [p for p in sorted(CORPUS.rglob("*")) if p.is_file() and p.name != "README.md"] + sorted(SEEDS.glob("*.txt"))
     rows: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
         folders = {"original": Path(tmp) / "original"} | {name: Path(tmp) / f"copy{k}" for k, name in enumerate(COPIES)}

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 @dataclass
 class LayerResult:
     #: see :mod:`pipeline.read.layout`: xhtml, kanripo-siku, kanripo-zhengzhu, kanripo-danshu,
-    #: web-runon, web-zhushu, siku-wrapped, web-translation, plain
+    #: web-runon, web-zhushu, siku-wrapped, web-translation, plain; ``html/<one of these>`` for any
+    #: other HTML page (its visible text's layout)
     layout: str
     segments: list[Segment] = field(default_factory=list)
     removed: list[Removal] = field(default_factory=list)

@@ -3,6 +3,7 @@
 | layout | what it looks like | reader |
 | --- | --- | --- |
 | ``xhtml`` | the 注疏 e-book: ``<p class="strong">`` / ``zhushi`` / ``jianshu`` | :mod:`pipeline.read.xhtml` |
+| ``html/…`` | any other HTML page (ctext, Wikisource, saved from a browser): its visible text, read by the reader that text calls for | :mod:`pipeline.read.html` |
 | ``kanripo-siku`` / ``kanripo-zhengzhu`` / ``kanripo-danshu`` | Kanripo org text: ``#+`` headers, ``<pb:…>``, ``¶`` | :mod:`pipeline.read.kanripo` |
 | ``web-runon`` | a line of 經 with its 注 run on, then a ``[疏]“X”至“Y”`` line | :mod:`pipeline.read.web` |
 | ``web-zhushu`` | 經 / 注 / 疏 paragraphs, the 疏 indented with its head 「X」至「Y」 | :mod:`pipeline.read.web` |
@@ -16,12 +17,13 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
+from pipeline.read.html import read_html
 from pipeline.read.kanripo import is_kanripo, kanripo_edition, read_kanripo
 from pipeline.read.reading import Reading
 from pipeline.read.script import traditional_probe
 from pipeline.read.web import is_vernacular, read_plain, read_web_runon, read_web_translation, read_web_zhushu
 from pipeline.read.wrapped import read_wrapped
-from pipeline.read.xhtml import is_xhtml, read_xhtml
+from pipeline.read.xhtml import is_ebook, is_xhtml, read_xhtml
 
 LAYOUTS: dict[str, Callable[[str], Reading]] = {
     "xhtml": read_xhtml,
@@ -44,7 +46,12 @@ _MODERN = re.compile(r"【(?:题解|題解|注释|註釋|译文|譯文)】")
 def detect_layout(text: str, source: Optional[str] = None) -> str:
     suffix = (source or "").lower().rsplit(".", 1)[-1] if source and "." in source else ""
     if suffix in ("xhtml", "html", "htm") or is_xhtml(text):
-        return "xhtml"
+        return "xhtml" if is_ebook(text) else "html"
+    return text_layout(text)
+
+
+def text_layout(text: str) -> str:
+    """The layout of a text without markup (a page's visible text too)."""
     if is_kanripo(text):
         return kanripo_edition(text)
     if len(_RUNON_SHU.findall(text)) >= 2:
@@ -67,6 +74,8 @@ def read_document(text: str, source: Optional[str] = None) -> Reading:
     same offsets): those readers know the markers as the editions write them. The web readers know
     both scripts, and read simplified cues of their own (modern prose, site furniture)."""
     layout = detect_layout(text, source)
+    if layout == "html":
+        return read_html(text, text_layout, LAYOUTS)
     if layout == "xhtml" or layout.startswith("kanripo"):
         probe = traditional_probe(text)
         if probe is not None:

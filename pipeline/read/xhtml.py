@@ -45,6 +45,14 @@ def is_xhtml(text: str) -> bool:
     return "<html" in head or "<?xml" in head or "<body" in head or "<p " in head
 
 
+#: the e-book's own classes (any other page is read by :mod:`pipeline.read.html`)
+_EBOOK_CLASS = re.compile(r'class="(?:strong|zhushi|jianshu)"')
+
+
+def is_ebook(text: str) -> bool:
+    return bool(_EBOOK_CLASS.search(text))
+
+
 @dataclass
 class Block:
     kind: str  # strong / zhushi / jianshu / h1 / div / …

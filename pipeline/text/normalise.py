@@ -18,6 +18,7 @@ import zlib
 from functools import lru_cache
 from typing import Iterable
 
+from pipeline.text.references import reference_text
 from pipeline.text.view import TextView
 
 #: Edition variants → the normalised (simplified) form, applied before and after opencc t2s.
@@ -89,6 +90,19 @@ def entity_char(name: str) -> str:
     return chr(_OTHER_BASE + zlib.crc32(name.encode("utf-8")) % 0xFFFE)
 
 
+#: every entity the views fold: an HTML reference, or a Kanripo-style one
+#: (``&amp;KR0925;``: a Kanripo entity on a web page, which shows it as &KR0925;)
+_ANY_ENTITY = re.compile(r"&(?:amp;(?=KR\d+;))?(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9_-]*);")
+
+
+def _entity_text(m: re.Match[str]) -> str:
+    """An HTML reference's text (a space it names is dropped, as whitespace is), else one private-use char."""
+    text = reference_text(m.group())
+    if text is None:
+        return entity_char(m.group().removeprefix("&amp;").strip("&;"))
+    return "".join(ch for ch in text if not ch.isspace())
+
+
 def entity_name(char: str) -> str | None:
     """The entity a private-use char came from (KR entities only; None for any other char)."""
     code = ord(char)
@@ -142,10 +156,11 @@ def _normalise(s: str) -> str:
 
 
 def fold_entities(view: TextView) -> TextView:
-    """Each ``&NAME;`` entity becomes one private-use character mapped to the whole entity."""
+    """Each ``&NAME;`` entity becomes one private-use character mapped to the whole entity; an HTML
+    character reference (``&#x9109;``, ``&amp;``) the character it names."""
     if "&" not in view.text:
         return view
-    return view.fold(ENTITY, lambda m: entity_char(m.group(1)))
+    return view.fold(_ANY_ENTITY, _entity_text)
 
 
 def segment_view(

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from itertools import compress
 from typing import Callable, Iterable, Optional
 
+from pipeline.text.references import written_unit
+
 
 @dataclass
 class TextView:
@@ -111,13 +113,17 @@ class TextView:
         return self.raw[s:e]
 
     def written(self, start: int, end: int) -> str:
-        """The raw characters behind view ``[start, end)`` as written, furniture and line breaks left out."""
+        """The raw characters behind view ``[start, end)`` as written, furniture and line breaks left
+        out; an HTML character reference (``&#x8CD3;``) as the character it names (賓)."""
         out: list[str] = []
         last = -1
         for i in range(start, end):
             s = self.starts[i]
             if s == last:  # several view chars folded from one raw unit
                 continue
-            out.append(self.raw[s : self.ends[i]])
+            unit = self.raw[s : self.ends[i]]
+            if unit[0] == "&" and len(unit) > 3:  # an HTML character reference: the character it names
+                unit = written_unit(unit)
+            out.append(unit)
             last = s
         return "".join(out)
