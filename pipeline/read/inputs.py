@@ -1,4 +1,4 @@
-"""Turn command-line inputs (files, folders, globs, JSONL) into input items, one per document.
+"""Turn command-line inputs (files, folders, globs, JSONL, EPUB) into input items, one per document.
 
 A bad file or a bad JSONL line becomes an item with an ``error`` that names the file and line;
 it never stops the other documents.
@@ -14,6 +14,7 @@ from typing import Any, Iterable, Iterator, Optional
 
 TEXT_SUFFIXES = {".txt", ".xhtml", ".html", ".htm", ".org", ".md", ""}
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
+EPUB_SUFFIXES = {".epub"}  # an e-book: one document per chapter (pipeline/read/epub.py)
 
 
 @dataclass
@@ -40,7 +41,8 @@ def expand_paths(inputs: Iterable[str]) -> Iterator[Path]:
             # as unreadable in its place, never silently skipped
             yield from [
                 sub for sub in sorted(path.rglob("*"))
-                if sub.is_file() and not sub.name.startswith(".") and sub.suffix.lower() in TEXT_SUFFIXES | JSONL_SUFFIXES
+                if sub.is_file() and not sub.name.startswith(".")
+                and sub.suffix.lower() in TEXT_SUFFIXES | JSONL_SUFFIXES | EPUB_SUFFIXES
             ]
         else:
             yield path
@@ -170,6 +172,10 @@ def iter_inputs(inputs: Iterable[str]) -> Iterator[InputItem]:
                 yield InputItem(str(path), {"meta": {"source": str(path)}}, f"{path}: cannot read ({exc.strerror or exc})")
             except Exception as exc:  # unreadable file: one error for the file
                 yield InputItem(str(path), {"meta": {"source": str(path)}}, f"{path}: {exc}")
+        elif path.suffix.lower() in EPUB_SUFFIXES:
+            from pipeline.read.epub import iter_epub
+
+            yield from iter_epub(path)
         else:
             yield read_file(path)
 
