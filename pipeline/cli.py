@@ -94,7 +94,7 @@ def process(
     from pipeline.batch.runner import BatchRunner, ExecutorUnavailable
     from pipeline.config import load_config
     from pipeline.process import undecided_layer
-    from pipeline.read.inputs import expand_paths, sample_paths
+    from pipeline.read.inputs import documents_in, expand_paths, sample_paths
 
     paths = list(inputs or [])
     if samples:
@@ -115,7 +115,7 @@ def process(
         err.print(f"[red]cannot set up the pipeline:[/red] {escape(str(exc))}")  # [layers] … is no markup
         raise typer.Exit(code=2)
 
-    total_files = sum(1 for _ in expand_paths(paths))
+    total_files = sum(documents_in(path) for path in expand_paths(paths))
     progress = Progress(
         TextColumn("[bold]yili process"), BarColumn(), TextColumn("{task.completed}/{task.total} docs"),
         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=err, disable=quiet, transient=True,

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.read.epub import iter_epub
+from pipeline.read.inputs import documents_in
 
 from conftest import CORPUS
 
@@ -52,6 +53,7 @@ def test_an_epub_gives_its_chapters_in_the_spine_order(tmp_path):
     items = list(iter_epub(book))
     assert [i.record["meta"]["source"] for i in items] == [f"{book}!OEBPS/Text/3897.html", f"{book}!OEBPS/Text/3896.html"]
     assert [i.record["text"] for i in items] == [chapters[1].read_text(encoding="utf-8"), chapters[0].read_text(encoding="utf-8")]
+    assert documents_in(book) == 2  # what the progress bar counts
 
 
 def test_yili_process_reads_an_epub_as_its_chapter_files(tmp_path):

@@ -180,6 +180,22 @@ def iter_inputs(inputs: Iterable[str]) -> Iterator[InputItem]:
             yield read_file(path)
 
 
+def documents_in(path: Path) -> int:
+    """How many documents the file at ``path`` gives, for a progress bar: an EPUB's chapters, else one
+    (a JSONL file counts as one: its records are not counted ahead)."""
+    if path.suffix.lower() not in EPUB_SUFFIXES:
+        return 1
+    import zipfile
+
+    from pipeline.read.epub import chapters
+
+    try:
+        with zipfile.ZipFile(path) as book:
+            return max(1, len(chapters(book)))
+    except (zipfile.BadZipFile, OSError):
+        return 1
+
+
 def sample_paths() -> list[Path]:
     """The bundled sample corpus: the five seed documents the project was created from."""
     folder = Path(__file__).resolve().parents[1] / "samples"
