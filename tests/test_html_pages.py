@@ -123,6 +123,17 @@ def test_a_ctext_table_reads_as_its_text(jing_reader):
     assert any(reason == "nav" and "經典文獻" in text for text, reason in removed.items())  # the breadcrumb
 
 
+def test_a_text_whose_characters_link_to_a_dictionary_is_no_menu(jing_reader):
+    """Some sites link every character to its dictionary entry: short paragraphs (無介。) stay text."""
+    paragraphs = _jing("05")[:40]
+    linked = "\n".join("<p>" + "".join(f'<a href="/dict/{ord(ch):x}">{ch}</a>' if "\u4e00" <= ch <= "\u9fff" else ch
+                                       for ch in p) + "</p>" for p in paragraphs)
+    plain = jing_reader.process({"text": "\n".join(paragraphs), "meta": {"source": "05.txt"}})
+    read = jing_reader.process({"text": _page(linked), "meta": {"source": "05.html"}})
+    assert [_key(a) for a in read["actions"]] == [_key(a) for a in plain["actions"]]
+    assert any(_visible(s["text"]) == "無介。" for s in read["segments"])
+
+
 def test_character_references_are_the_characters_they_name(jing_reader):
     """A page that writes 鄉 and 賓 as references, indents with &nbsp; and wraps its source lines."""
     paragraphs = _jing("05")[:40]

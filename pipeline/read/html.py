@@ -59,7 +59,7 @@ class PageView:
 
     view: TextView
     markup: list[tuple[int, int, str]]  # raw ranges that are markup ("markup") or a site's frame ("nav")
-    linked: list[bool]  # per view char: inside an <a> element
+    linked: list[int]  # per view char: the number of the <a> element it is in (from 1), 0 outside any
     headings: list[tuple[int, int]] = field(default_factory=list)  # view ranges of <h1>…<h6> text
 
 
@@ -69,10 +69,10 @@ class _Builder:
         self.chars: list[str] = []
         self.starts = array("q")
         self.ends = array("q")
-        self.linked: list[bool] = []
+        self.linked: list[int] = []
         self.markup: list[tuple[int, int, str]] = []
 
-    def emit(self, ch: str, start: int, end: int, link: bool) -> None:
+    def emit(self, ch: str, start: int, end: int, link: int) -> None:
         self.chars.append(ch)
         self.starts.append(start)
         self.ends.append(end)
@@ -82,9 +82,9 @@ class _Builder:
         while self.chars and self.chars[-1] == " ":  # no space at a line's end
             self.chars.pop(), self.starts.pop(), self.ends.pop(), self.linked.pop()
         if self.chars and self.chars[-1] != "\n":
-            self.emit("\n", start, end, False)
+            self.emit("\n", start, end, 0)
 
-    def text(self, start: int, end: int, link: bool, pre: bool) -> None:
+    def text(self, start: int, end: int, link: int, pre: bool) -> None:
         raw = self.raw
         pos = start
         for m in REFERENCE.finditer(raw, start, end):
@@ -101,7 +101,7 @@ class _Builder:
             pos = m.end()
         self._plain(pos, end, link, pre)
 
-    def _plain(self, start: int, end: int, link: bool, pre: bool) -> None:
+    def _plain(self, start: int, end: int, link: int, pre: bool) -> None:
         raw = self.raw
         for i in range(start, end):
             ch = raw[i]
@@ -112,7 +112,7 @@ class _Builder:
             else:
                 self.emit(" " if ch == _NBSP else ch, i, i + 1, link)
 
-    def _space(self, start: int, end: int, link: bool) -> None:
+    def _space(self, start: int, end: int, link: int) -> None:
         if not self.chars or self.chars[-1] == "\n":
             return
         if self.chars[-1] == " ":  # one space for a run: it covers the run
@@ -145,7 +145,8 @@ def page_view(raw: str) -> PageView:
     b = _Builder(raw)
     headings: list[tuple[int, int]] = []
     heading_start: Optional[int] = None
-    link_depth = 0
+    link = 0  # the <a> element open, by number (0: none)
+    links = 0
     pre_depth = 0
     pos = 0
     n = len(raw)
@@ -153,7 +154,7 @@ def page_view(raw: str) -> PageView:
         m = TOKEN.search(raw, pos)
         stop = m.start() if m else n
         if stop > pos:
-            b.text(pos, stop, link_depth > 0, pre_depth > 0)
+            b.text(pos, stop, link, pre_depth > 0)
         if m is None:
             break
         end = m.end()
@@ -171,7 +172,11 @@ def page_view(raw: str) -> PageView:
         if name in BLOCK:
             b.line_break(m.start(), m.end())
         if name == "a":
-            link_depth = max(0, link_depth + (-1 if closing else 1))
+            if closing:
+                link = 0
+            else:
+                links += 1
+                link = links
         elif name == "pre":
             pre_depth = max(0, pre_depth + (-1 if closing else 1))
         if name in HEADINGS:
@@ -194,14 +199,15 @@ def _lines(text: str) -> Iterator[tuple[int, int]]:
         pos += len(line) + 1
 
 
-def _menu(han: list[int], linked: list[bool]) -> bool:
+def _menu(han: list[int], linked: list[int]) -> bool:
     """A line of links: its Han text all linked (首頁 隨機頁面), or mostly, in two links or more
-    (a breadcrumb: 先秦兩漢 -> 經典文獻 -> 儀禮 -> 鄉射禮)."""
+    (a breadcrumb: 先秦兩漢 -> 經典文獻 -> 儀禮 -> 鄉射禮); not a text whose characters each link to
+    a dictionary (主人戒賓, a link a character)."""
     inside = [i for i in han if linked[i]]
-    if len(inside) == len(han):
-        return True
-    links = sum(1 for k, i in enumerate(inside) if k == 0 or inside[k - 1] != i - 1)
-    return links >= 2 and 2 * len(inside) >= len(han)
+    links = len({linked[i] for i in inside})
+    if not inside or len(inside) < 1.5 * links:
+        return False
+    return len(inside) == len(han) or (links >= 2 and 2 * len(inside) >= len(han))
 
 
 def read_html(raw: str, layout_of: Callable[[str], str], readers: Mapping[str, Callable[[str], Reading]]) -> Reading:
