@@ -4,7 +4,8 @@ copy's reading agrees with the file's (layers per Han character; tuples).
 Copies: converted to simplified characters (opencc t2s, same length); a Kanripo text without its
 org header lines (`#+TITLE`, `#+PROPERTY` …, as Kanripo's web view shows it); Windows line ends;
 a byte-order mark; the punctuated XHTML with its ，。；：？！ made half-width; the Kanripo texts and
-the seeds as web pages saved from a browser (a line a paragraph, inside a site's menu and footer). Characters are
+the seeds as web pages saved from a browser (a line a paragraph, inside a site's menu and footer);
+the 鄭注 as a plain text with its 注 in full-width parentheses. Characters are
 aligned on the Han text (a copy without its header has fewer),
 tuples compared by actor, verb and negation (script folded). What a conversion itself destroys
 stays in the figures: the 四庫 writes 于 in the 經 and 於 in the 注, and t2s makes both 于.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -57,6 +59,14 @@ def _web_page(text: str) -> str:
             '<footer>© 2024 古籍網 版權所有 京ICP備00000000號</footer></body></html>\n')
 
 
+def _parenthesised(text: str) -> str:
+    """The 鄭注 as a plain copy writes it: Kanripo's header lines, page and line marks and column
+    breaks gone, the 注 in full-width parentheses, the printed lines kept."""
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    body = re.sub(r"<pb:[^>]*>", "", body).replace("¶", "").replace("/", "")
+    return body.replace("(", "（").replace(")", "）")
+
+
 COPIES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "simplified": (_simplified, (*KANRIPO, "zhushu-xhtml")),
     "no org header": (lambda t: "".join(l for l in t.splitlines(keepends=True) if not l.startswith("#")), KANRIPO),
@@ -64,6 +74,7 @@ COPIES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "byte-order mark": (lambda t: "\ufeff" + t, (*KANRIPO, "zhushu-xhtml")),
     "half-width marks": (lambda t: t.translate(str.maketrans("，。；：？！", ",.;:?!")), ("zhushu-xhtml",)),
     "web page (HTML)": (_web_page, (*KANRIPO, "seeds")),
+    "plain text, 注 in parentheses": (_parenthesised, ("zhengzhu-sbck",)),
 }
 
 

@@ -9,6 +9,7 @@
 | ``web-zhushu`` | 經 / 注 / 疏 paragraphs, the 疏 indented with its head 「X」至「Y」 | :mod:`pipeline.read.web` |
 | ``siku-wrapped`` | lines cut at a fixed width, commentary opened by 鄭注 / 註曰 | :mod:`pipeline.read.wrapped` |
 | ``web-translation`` | a modern edition: 經, numbered notes, 【译文】, vernacular | :mod:`pipeline.read.web` |
+| ``paren-commentary`` | 經 running on, each 注 after it in parentheses: a plain copy of the 鄭注 | :mod:`pipeline.read.parens` |
 | ``plain`` | anything else: paragraphs, markers where there are any | :mod:`pipeline.read.web` |
 """
 
@@ -19,6 +20,7 @@ from typing import Callable, Optional
 
 from pipeline.read.html import read_html
 from pipeline.read.kanripo import is_kanripo, kanripo_edition, read_kanripo
+from pipeline.read.parens import is_paren_commentary, read_paren_commentary
 from pipeline.read.reading import Reading
 from pipeline.read.script import traditional_probe
 from pipeline.read.web import is_vernacular, read_plain, read_web_runon, read_web_translation, read_web_zhushu
@@ -34,6 +36,7 @@ LAYOUTS: dict[str, Callable[[str], Reading]] = {
     "web-zhushu": read_web_zhushu,
     "siku-wrapped": read_wrapped,
     "web-translation": read_web_translation,
+    "paren-commentary": read_paren_commentary,
     "plain": read_plain,
 }
 
@@ -65,6 +68,8 @@ def text_layout(text: str) -> str:
     paragraphs = [p for p in text.splitlines() if p.strip()]
     if paragraphs and sum(is_vernacular(p) for p in paragraphs) >= max(3, len(paragraphs) // 5):
         return "web-translation"
+    if is_paren_commentary(text):
+        return "paren-commentary"
     return "plain"
 
 

@@ -23,7 +23,7 @@ from typing import Optional
 
 from pipeline.layers.anchors import Letters, is_letter, locate, parse_head
 from pipeline.layers.groups import Para, alternate, resolve_group
-from pipeline.layers.markers import later_scholar, line_marker, marker_span
+from pipeline.layers.markers import Marker, later_scholar, line_marker, marker_span
 from pipeline.read.furniture import NOTE_LINE, footnote_refs, line_furniture, lines
 from pipeline.read.reading import Piece, Reading, trimmed
 from pipeline.records import Removal, RunShape
@@ -366,6 +366,17 @@ def _script_folder():
 
 # --- plain -----------------------------------------------------------------------------------------
 
+def marked_line(raw: str, line: Line, marker: Marker, reading: Reading) -> None:
+    """A line that ``marker`` opens: the marker's layer, its words a removal unless they are the text's."""
+    start = line.start
+    if not marker.keep:
+        words_start, words_end = marker_span(line.text(raw), marker)
+        reading.removed.append(Removal(line.start + words_start, line.start + words_end, "marker"))
+        start = trimmed(raw, line.start + words_end, line.end)[0]
+    if start < line.end:
+        reading.pieces.append(Piece(marker.layer, start, line.end, "marker", 1.0))
+
+
 def read_plain(raw: str) -> Reading:
     """Paragraphs with their opening markers; everything else undecided."""
     reading = Reading("plain")
@@ -379,13 +390,7 @@ def read_plain(raw: str) -> Reading:
             continue
         marker = line_marker(text)
         if marker is not None:
-            start = line.start
-            if not marker.keep:
-                words_start, words_end = marker_span(text, marker)
-                reading.removed.append(Removal(line.start + words_start, line.start + words_end, "marker"))
-                start = trimmed(raw, line.start + words_end, line.end)[0]
-            if start < line.end:
-                reading.pieces.append(Piece(marker.layer, start, line.end, "marker", 1.0))
+            marked_line(raw, line, marker, reading)
             continue
         if is_vernacular(text):
             reading.pieces.append(Piece("OTHER", line.start, line.end, "layout", 0.7, "vernacular"))

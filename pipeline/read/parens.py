@@ -1,0 +1,125 @@
+"""Plain text with the commentary in parentheses (layout ``paren-commentary``): 經（注）經（注）….
+
+How many copies of the 鄭注 edition are written outside Kanripo: the 經 runs on, each 注 follows
+it in parentheses, full-width or not, punctuated or not, hard-wrapped or one passage a line
+(the 四部叢刊 text prints its 注 in small characters, which a plain copy can only bracket). With no
+Kanripo header or page mark the Kanripo reader never sees such a text, and the plain reader left
+every line undecided for the layer model to guess.
+
+A text is read so when many parenthesised groups (:data:`MIN_GROUPS`, each of three Han characters
+or more) hold a good share of its Han text (:data:`MIN_SHARE`), and few of them are an editor's
+notes (案…, 按…). Then, line by line after the page furniture: a title line is OTHER, and so is the colophon after
+the chapter's closing title (經八百四十四字注二千六百三十一字); a line that
+opens with a marker (疏, 【疏】, 鄭目錄云 …) is that marker's layer, parentheses and all; elsewhere
+what lies outside parentheses is 經 and what lies inside is 注 (evidence ``layout``; groups side by
+side are one 注, as the page cut it into columns), an editor's note (案…) OTHER, and a group may run
+over lines.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from pipeline.layers.features import is_han
+from pipeline.layers.markers import later_scholar, line_marker
+from pipeline.read.reading import Piece, Reading, marker_removals, view_piece
+from pipeline.read.web import content_lines, is_title, marked_line
+from pipeline.records import Removal
+from pipeline.text.view import TextView
+
+#: a parenthesised group, full-width or not (not nested; it may run over lines)
+GROUP = re.compile(r"[(（]([^()（）]*)[)）]")
+#: an editor's note, not the commentary
+NOTE_OPENING = re.compile(r"^\s*(?:案|按|謹案|谨案|今案)")
+#: the edition's own title lines (儀禮卷第十, 覲禮第十　儀禮　鄭氏注)
+EDITION_TITLE = re.compile(r"(?:儀禮|仪礼)卷第|(?:鄭|郑)氏注")
+#: the title that opens a chapter and closes it (儀禮卷第十)
+CLOSING_TITLE = re.compile(r"^(?:儀禮|仪礼)卷第")
+MIN_GROUPS = 5
+MIN_SHARE = 0.2
+#: groups of fewer Han characters (a footnote number, (音X)) say nothing of the layout
+_MIN_HAN = 3
+
+
+def _han(s: str) -> int:
+    return sum(1 for ch in s if is_han(ch))
+
+
+def is_paren_commentary(text: str) -> bool:
+    """Whether ``text`` writes its commentary in parentheses (see the module's docstring)."""
+    groups = [m.group(1) for m in GROUP.finditer(text) if _han(m.group(1)) >= _MIN_HAN]
+    if len(groups) < MIN_GROUPS:
+        return False
+    notes = sum(1 for g in groups if NOTE_OPENING.match(g))
+    inside = sum(_han(g) for g in groups)
+    return notes * 2 < len(groups) and inside >= MIN_SHARE * max(1, _han(text))
+
+
+def read_paren_commentary(raw: str) -> Reading:
+    reading = Reading("paren-commentary")
+    body: list[tuple[int, int]] = []  # runs of lines read by their parentheses
+
+    def flush() -> None:
+        if body:
+            read_groups(raw, body[0][0], body[-1][1], reading)
+            body.clear()
+
+    closed = False  # after the chapter's closing title: its colophon (經…字注…字)
+    for line in content_lines(raw, reading):
+        text = line.text(raw)
+        marker = line_marker(text)
+        if closed:
+            reading.pieces.append(Piece("OTHER", line.start, line.end, "layout", 0.9, "colophon"))
+            reading.removed.extend(Removal(line.start + k, line.start + k + 1, "marker")
+                                   for k, ch in enumerate(text) if ch in "()（）")
+        elif (is_title(text) or EDITION_TITLE.search(text)) and "(" not in text and "（" not in text:
+            flush()
+            reading.pieces.append(Piece("OTHER", line.start, line.end, "layout", 0.9, "title"))
+            closed = CLOSING_TITLE.match(text) is not None and any(p.layer == "JING" for p in reading.pieces)
+        elif later_scholar(text):
+            flush()
+            reading.pieces.append(Piece("OTHER", line.start, line.end, "marker", 1.0, "later-scholar"))
+        elif marker is not None and marker.layer != "ZHU":
+            flush()
+            marked_line(raw, line, marker, reading)
+        else:
+            body.append((line.start, line.end))
+    flush()
+    return reading.sort()
+
+
+def read_groups(raw: str, start: int, end: int, reading: Reading) -> None:
+    """經 outside the parentheses of ``raw[start:end]`` and 注 (or an editor's note) inside."""
+    drops = [(r.start, r.end) for r in reading.removed if start <= r.start and r.end <= end]
+    view = TextView.of(raw, start, end, drop=drops, drop_chars=lambda c: c in "\r\n")
+    vt = view.text
+    pos = 0
+    last: Optional[Piece] = None  # the 注 just read, which a group right after it goes on
+    for m in GROUP.finditer(vt):
+        piece = view_piece(view, pos, m.start(), "JING", "layout", 0.9)
+        if piece:
+            reading.pieces.append(piece)
+            last = None
+        if not any(map(is_han, m.group(1))):  # a footnote number, (1): no text
+            reading.removed.extend(marker_removals(view, m.start(), m.end(), "footnote"))
+            pos = m.end()
+            continue
+        reading.removed.extend(marker_removals(view, m.start(), m.start() + 1))
+        reading.removed.extend(marker_removals(view, m.end() - 1, m.end()))
+        if NOTE_OPENING.match(m.group(1)):
+            piece = view_piece(view, m.start() + 1, m.end() - 1, "OTHER", "marker", 1.0, "editor-note")
+            last = None
+        else:
+            piece = view_piece(view, m.start() + 1, m.end() - 1, "ZHU", "layout", 0.9)
+            if piece and last is not None:  # (…)(…): a 注 the printed page cut into columns
+                last.end = piece.end
+                piece = None
+            elif piece:
+                last = piece
+        if piece:
+            reading.pieces.append(piece)
+        pos = m.end()
+    piece = view_piece(view, pos, len(vt), "JING", "layout", 0.9)
+    if piece:
+        reading.pieces.append(piece)

@@ -1,0 +1,76 @@
+"""A plain copy of the 鄭注 with its 注 in parentheses reads as the edition does (pipeline/read/parens.py).
+
+The copies are made from the 四部叢刊 鄭注 files of ../shared/corpus as a plain text writes them:
+Kanripo's header lines, page marks, line marks and column breaks gone, the 注 in parentheses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from pipeline.layers import segment_layers
+from pipeline.read.parens import is_paren_commentary
+
+from conftest import CORPUS, SEEDS
+
+
+def _edition(chapter: str) -> str:
+    return next((CORPUS / "zhengzhu-sbck").glob(f"{chapter}_*.txt")).read_text(encoding="utf-8")
+
+
+def _plain_copy(text: str, full_width: bool = True, a_passage_a_line: bool = False) -> str:
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    body = re.sub(r"<pb:[^>]*>", "", body).replace("¶", "").replace("/", "")
+    if a_passage_a_line:
+        text = "".join(f"\n{line}\n" if re.search("儀禮卷第|鄭氏注", line) and "(" not in line else line
+                       for line in body.splitlines())
+        body = re.sub(r"\)\s*\(", "", text)  # a 注 the page cut into columns, whole again
+        body = re.sub(r"\)(?!\n)", ")\n", body)
+    return body.replace("(", "（").replace(")", "）") if full_width else body
+
+
+def _han_layers(text: str, result) -> list[tuple[str, str]]:
+    """Each 經 or 注 segment's Han characters, with its layer (titles and colophon left out)."""
+    return [(s.layer, re.sub(r"[^\u4e00-\u9fff]", "", s.text)) for s in result.segments if s.layer in ("JING", "ZHU")]
+
+
+@pytest.mark.parametrize("chapter, full_width, a_passage_a_line", [
+    ("10", True, False),   # 覲禮, hard-wrapped as printed, full-width
+    ("05", False, True),   # 鄉射禮, a passage and its 注 a line, ASCII parentheses
+])
+def test_a_plain_copy_of_the_zhengzhu_reads_as_the_edition(processor, chapter, full_width, a_passage_a_line):
+    edition = _edition(chapter)
+    copy = _plain_copy(edition, full_width, a_passage_a_line)
+    read, original = segment_layers(copy, "copy.txt"), segment_layers(edition, "edition.txt")
+    assert read.layout == "paren-commentary" and original.layout == "kanripo-zhengzhu"
+    assert _han_layers(copy, read) == _han_layers(edition, original)
+    assert all(s.evidence == "layout" for s in read.segments if s.layer in ("JING", "ZHU"))
+
+    def tuples(text: str) -> Counter:
+        out = processor.process({"text": text, "meta": {"source": "x.txt"}})
+        return Counter((a["actor"], a["verb"], a["negated"], a["object"]) for a in out["actions"])
+
+    assert tuples(copy) == tuples(edition)
+
+
+def test_a_copy_is_known_by_its_parentheses_and_nothing_else_is():
+    assert is_paren_commentary(_plain_copy(_edition("03")))
+    for path in SEEDS:  # web pages, hard-wrapped Siku texts with (案…) notes, a modern edition: none
+        assert not is_paren_commentary(path.read_text(encoding="utf-8")), path.name
+    jing = "".join(re.sub(r"\([^)]*\)", "", _edition("03")))  # the 經 alone
+    assert not is_paren_commentary(jing)
+
+
+def test_an_editors_note_and_a_footnote_number_are_not_commentary():
+    """The 注 of 鄉射禮's 羹定, then 李如圭's note on it (seed 001) and a footnote mark."""
+    copy = _plain_copy(_edition("05"))
+    at = re.search(r"羮定（[^）]*）(?:\s*（[^）]*）)*", copy).end()  # 羮定 and its 注: 肉謂之羮定猶孰也謂狗…
+    noted = copy[:at] + "（案孰從宋本今注疏本作熟下同）(1)" + copy[at:]
+    result = segment_layers(noted, "x.txt")
+    note = next(s for s in result.segments if "案孰從宋本" in s.text)
+    assert (note.layer, note.text) == ("OTHER", "案孰從宋本今注疏本作熟下同")
+    assert any(noted[r.start:r.end] == "(1)" and r.reason == "footnote" for r in result.removed)
+
