@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from pipeline.layers import segment_layers
 from pipeline.read.decode import DecodeError, decode_bytes
 from pipeline.read.layout import detect_layout
+from pipeline.read.reading import clean_text
 from pipeline.text.view import TextView
 
 REPO = Path(__file__).resolve().parents[1]
@@ -162,6 +164,23 @@ def test_siku_kaozheng_is_found_by_its_title_when_the_header_lines_are_gone():
     assert [(r.start, r.end) for r in result.removed if r.reason == "kaozheng"] == [(start, len(text))]
     assert all(s.end <= start for s in result.segments)
     assert result.layout == "kanripo-siku"
+
+
+@pytest.mark.parametrize("path", ["zhushu-siku/05_xiangsheli.txt", "danshu-sbck/juan07.txt"])
+def test_a_kanripo_text_without_any_of_kanripo_marks_reads_as_the_edition(path):
+    """Other viewers of Kanripo's texts give them without header lines, page marks and ¶: the 四庫
+    is still known by its 疏(…) and 音義(…), the 單疏本 by its entries (X至Y　釋曰)."""
+    text = (CORPUS / path).read_text(encoding="utf-8")
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    unmarked = re.sub(r"<pb:[^>]*>", "", body).replace("¶", "")
+    original, read = segment_layers(text, path), segment_layers(unmarked, "copy.txt")
+    assert read.layout == original.layout
+
+    def layers(source: str, result) -> list[tuple[str, str]]:
+        drops = [(r.start, r.end) for r in result.removed]
+        return [(s.layer, clean_text(source, s.start, s.end, drops)) for s in result.segments]
+
+    assert layers(unmarked, read) == layers(text, original)
 
 
 def test_xhtml_markup_never_in_a_view():

@@ -54,6 +54,23 @@ def is_kanripo(text: str) -> bool:
     return "mode: mandoku" in head or bool(ID_LINE.search(head)) or ("<pb:" in head and "¶" in head)
 
 
+#: the 四庫 注疏's bracketed commentaries (疏(…), 音義(…)) and the 單疏本's entries (X至Y　釋曰)
+_SIKU_GROUP = re.compile(r"(?:疏|䟽|音義|音义)\(")
+_DANSHU_ENTRY = re.compile(r"\S　(?:注\S{1,16}　)?(?:釋|释)曰")
+
+
+def unmarked_edition(text: str) -> Optional[str]:
+    """The Kanripo edition a text is written in when Kanripo's own marks are gone (no header
+    lines, page marks or ¶: a copy from Kanripo's web view or another viewer): the 四庫 by its
+    bracketed 疏 and 音義, the 單疏本 by its entries; None for any other text. (The 鄭注 without
+    its marks is read as any plain text with its 注 in parentheses, :mod:`pipeline.read.parens`.)"""
+    if len(_SIKU_GROUP.findall(text)) >= 3:
+        return "kanripo-siku"
+    if len(_DANSHU_ENTRY.findall(text)) >= 3:
+        return "kanripo-danshu"
+    return None
+
+
 def kanripo_edition(text: str) -> str:
     """``kanripo-siku`` / ``kanripo-zhengzhu`` / ``kanripo-danshu``, from the Kanripo ID or, failing that, the markers."""
     m = ID_LINE.search(text[:2000])

@@ -4,7 +4,7 @@
 | --- | --- | --- |
 | ``xhtml`` | the 注疏 e-book: ``<p class="strong">`` / ``zhushi`` / ``jianshu`` | :mod:`pipeline.read.xhtml` |
 | ``html/…`` | any other HTML page (ctext, Wikisource, saved from a browser): its visible text, read by the reader that text calls for | :mod:`pipeline.read.html` |
-| ``kanripo-siku`` / ``kanripo-zhengzhu`` / ``kanripo-danshu`` | Kanripo org text: ``#+`` headers, ``<pb:…>``, ``¶`` | :mod:`pipeline.read.kanripo` |
+| ``kanripo-siku`` / ``kanripo-zhengzhu`` / ``kanripo-danshu`` | Kanripo org text: ``#+`` headers, ``<pb:…>``, ``¶`` (or the 四庫 and 單疏 texts without them) | :mod:`pipeline.read.kanripo` |
 | ``web-runon`` | a line of 經 with its 注 run on, then a ``[疏]“X”至“Y”`` line | :mod:`pipeline.read.web` |
 | ``web-zhushu`` | 經 / 注 / 疏 paragraphs, the 疏 indented with its head 「X」至「Y」 | :mod:`pipeline.read.web` |
 | ``siku-wrapped`` | lines cut at a fixed width, commentary opened by 鄭注 / 註曰 | :mod:`pipeline.read.wrapped` |
@@ -19,7 +19,7 @@ import re
 from typing import Callable, Optional
 
 from pipeline.read.html import read_html
-from pipeline.read.kanripo import is_kanripo, kanripo_edition, read_kanripo
+from pipeline.read.kanripo import is_kanripo, kanripo_edition, read_kanripo, unmarked_edition
 from pipeline.read.parens import is_paren_commentary, read_paren_commentary
 from pipeline.read.reading import Reading
 from pipeline.read.script import traditional_probe
@@ -57,6 +57,9 @@ def text_layout(text: str) -> str:
     """The layout of a text without markup (a page's visible text too)."""
     if is_kanripo(text):
         return kanripo_edition(text)
+    unmarked = unmarked_edition(text)
+    if unmarked is not None:
+        return unmarked
     if len(_RUNON_SHU.findall(text)) >= 2:
         return "web-runon"
     if len(_INDENTED_HEAD.findall(text)) >= 3:
