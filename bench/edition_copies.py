@@ -2,10 +2,12 @@
 copy's reading agrees with the file's (layers per Han character; tuples).
 
 Copies: converted to simplified characters (opencc t2s, same length); a Kanripo text without its
-org header lines (`#+TITLE`, `#+PROPERTY` …, as Kanripo's web view shows it); Windows line ends;
+org header lines (`#+TITLE`, `#+PROPERTY` …, as Kanripo's web view shows it); a Kanripo text without
+any of Kanripo's marks (header lines, page marks, ¶), as other viewers give it; Windows line ends;
 a byte-order mark; the punctuated XHTML with its ，。；：？！ made half-width; the Kanripo texts and
 the seeds as web pages saved from a browser (a line a paragraph, inside a site's menu and footer);
-the 鄭注 as a plain text with its 注 in full-width parentheses. Characters are
+the 鄭注 as a plain text with its 注 in full-width parentheses; the XHTML as 漢川草廬's 十三經注疏
+writes it (經(注) lines, [疏] lines). Characters are
 aligned on the Han text (a copy without its header has fewer),
 tuples compared by actor, verb and negation (script folded). What a conversion itself destroys
 stays in the figures: the 四庫 writes 于 in the 經 and 於 in the 注, and t2s makes both 于.
@@ -59,30 +61,65 @@ def _web_page(text: str) -> str:
             '<footer>© 2024 古籍網 版權所有 京ICP備00000000號</footer></body></html>\n')
 
 
-def _parenthesised(text: str) -> str:
-    """The 鄭注 as a plain copy writes it: Kanripo's header lines, page and line marks and column
-    breaks gone, the 注 in full-width parentheses, the printed lines kept."""
+def _unmarked(text: str) -> str:
+    """A Kanripo text as another viewer gives it: no header lines, page marks or ¶ (printed lines kept)."""
     body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
-    body = re.sub(r"<pb:[^>]*>", "", body).replace("¶", "").replace("/", "")
-    return body.replace("(", "（").replace(")", "）")
+    return re.sub(r"<pb:[^>]*>", "", body).replace("¶", "")
+
+
+def _parenthesised(text: str) -> str:
+    """The 鄭注 as a plain copy writes it: Kanripo's marks and column breaks gone, the 注 in
+    full-width parentheses, the printed lines kept."""
+    return _unmarked(text).replace("/", "").replace("(", "（").replace(")", "）")
+
+
+def _bracketed_runon(text: str) -> str:
+    """The e-book as 漢川草廬's 十三經注疏 writes it: each 經 with its 注 bracketed after it on one
+    line, each 疏 a line opened by [疏] (the layers as the e-book's reader finds them)."""
+    from pipeline.layers import segment_layers
+    from pipeline.read.reading import clean_text
+
+    read = segment_layers(text, "x.xhtml")
+    removed = sorted((r.start, r.end) for r in read.removed)
+    units = [(s.layer, clean_text(text, s.start, s.end, removed)) for s in read.segments]
+    lines: list[list[str]] = []  # [經, 注] or [other line]
+    for layer, unit in units:
+        if layer == "ZHU" and lines and len(lines[-1]) == 2:
+            lines[-1][1] += unit
+        elif layer == "JING" and lines and len(lines[-1]) == 2 and not lines[-1][1]:
+            lines[-1][0] += unit
+        elif layer == "JING":
+            lines.append([unit, ""])
+        else:
+            lines.append([("[疏]" if layer == "SHU" else "") + unit])
+    return "\n".join(line[0] + (f"({line[1]})" if len(line) == 2 and line[1] else "") for line in lines) + "\n"
 
 
 COPIES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "simplified": (_simplified, (*KANRIPO, "zhushu-xhtml")),
     "no org header": (lambda t: "".join(l for l in t.splitlines(keepends=True) if not l.startswith("#")), KANRIPO),
+    "no Kanripo marks": (_unmarked, KANRIPO),
     "CRLF line ends": (lambda t: t.replace("\n", "\r\n"), (*KANRIPO, "zhushu-xhtml")),
     "byte-order mark": (lambda t: "\ufeff" + t, (*KANRIPO, "zhushu-xhtml")),
     "half-width marks": (lambda t: t.translate(str.maketrans("，。；：？！", ",.;:?!")), ("zhushu-xhtml",)),
     "web page (HTML)": (_web_page, (*KANRIPO, "seeds")),
     "plain text, 注 in parentheses": (_parenthesised, ("zhengzhu-sbck",)),
+    "run-on lines, 注 bracketed": (_bracketed_runon, ("zhushu-xhtml",)),
 }
+
+
+#: copies of the XHTML that are plain text: named ``….xhtml.txt`` (`yili process` reads a file's
+#: extension as a hint), matched with their original without it
+PLAIN_COPIES = {"run-on lines, 注 bracketed"}
+AS_TEXT = ".txt"
 
 
 def process(folder: Path, out: Path) -> dict[str, dict]:
     """`yili process` over ``folder``; output records by file name."""
     subprocess.run([sys.executable, "-m", "pipeline.cli", "process", str(folder), "-o", str(out), "-q", "--no-resume",
                     "-j", "2"], check=True, cwd=ROOT)
-    return {Path(r["meta"]["source"]).name: r for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    records = map(json.loads, out.read_text(encoding="utf-8").splitlines())
+    return {Path(r["meta"]["source"]).name.replace(".xhtml" + AS_TEXT, ".xhtml"): r for r in records}
 
 
 def han_layers(record: dict) -> tuple[str, list[str]]:
@@ -130,8 +167,9 @@ def main() -> int:
             name, text = f"{path.parent.name}__{path.name}", path.read_text(encoding="utf-8")
             (folders["original"] / name).write_text(text, encoding="utf-8", newline="")
             for copy, (make, editions) in COPIES.items():
-                if path.parent.name in editions:
-                    (folders[copy] / name).write_text(make(text), encoding="utf-8", newline="")
+                if path.parent.name in editions:  # a copy that is no longer XHTML is named as a text
+                    copy_name = name + AS_TEXT if copy in PLAIN_COPIES and name.endswith(".xhtml") else name
+                    (folders[copy] / copy_name).write_text(make(text), encoding="utf-8", newline="")
         read = {copy: process(folder, Path(tmp) / f"{folder.name}.jsonl") for copy, folder in folders.items()}
     for copy in COPIES:
         per: dict[str, Counter] = defaultdict(Counter)

@@ -13,6 +13,7 @@ import pytest
 
 from pipeline.layers import segment_layers
 from pipeline.read.parens import is_paren_commentary
+from pipeline.read.reading import clean_text
 
 from conftest import CORPUS, SEEDS
 
@@ -74,3 +75,40 @@ def test_an_editors_note_and_a_footnote_number_are_not_commentary():
     assert (note.layer, note.text) == ("OTHER", "案孰從宋本今注疏本作熟下同")
     assert any(noted[r.start:r.end] == "(1)" and r.reason == "footnote" for r in result.removed)
 
+
+def test_a_runon_copy_that_brackets_its_zhu_is_cut_at_the_brackets():
+    """漢川草廬's 十三經注疏 writes each 經 with its 注 bracketed after it, then the [疏] line (seed
+    004 is such a copy with the brackets lost). Made from the e-book's 大射 as the e-book reads it."""
+    path = next((CORPUS / "zhushu-xhtml").glob("07_*.xhtml"))
+    ebook = path.read_text(encoding="utf-8")
+    read = segment_layers(ebook, path.name)
+    removed = sorted((r.start, r.end) for r in read.removed)
+    lines: list[str] = []
+    expected: list[tuple[str, str]] = []
+    jing: list[str] = []
+    zhu: list[str] = []
+
+    def close() -> None:
+        if jing:
+            lines.append("".join(jing) + (f"({''.join(zhu)})" if zhu else ""))
+            expected.extend([("JING", "".join(jing))] + ([("ZHU", "".join(zhu))] if zhu else []))
+        jing.clear(), zhu.clear()
+
+    for s in read.segments:
+        text = clean_text(ebook, s.start, s.end, removed)
+        if s.layer == "JING":
+            if zhu:
+                close()
+            jing.append(text)
+        elif s.layer == "ZHU" and jing:
+            zhu.append(text)
+        else:
+            close()
+            lines.append(("[疏]" if s.layer == "SHU" else "") + text)
+    close()
+    copy = "\n".join(lines)
+    result = segment_layers(copy, "copy.txt")
+    assert result.layout == "web-runon"
+    got = [(s.layer, clean_text(copy, s.start, s.end, [(r.start, r.end) for r in result.removed]))
+           for s in result.segments if s.layer in ("JING", "ZHU")]
+    assert got == expected

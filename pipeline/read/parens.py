@@ -90,7 +90,8 @@ def read_paren_commentary(raw: str) -> Reading:
 
 
 def read_groups(raw: str, start: int, end: int, reading: Reading) -> None:
-    """經 outside the parentheses of ``raw[start:end]`` and 注 (or an editor's note) inside."""
+    """經 outside the parentheses of ``raw[start:end]`` and 注 (or an editor's note) inside; also
+    a web-runon line that brackets its 注 (:func:`pipeline.read.web.read_web_runon`)."""
     drops = [(r.start, r.end) for r in reading.removed if start <= r.start and r.end <= end]
     view = TextView.of(raw, start, end, drop=drops, drop_chars=lambda c: c in "\r\n")
     vt = view.text

@@ -8,7 +8,8 @@ Three layouts are read here (see :func:`pipeline.read.layout.detect_layout`):
 - ``web-runon`` (seed 004): each line is a 經 with its 注 run on after it, followed by a
   ``[疏]“X”至“Y”`` line; the head says where the 經 starts and ends, the ○注 head where the 注
   starts. What no head reaches is left undecided (``default``), unless a gloss (谒，告。) shows
-  where the 注 starts.
+  where the 注 starts. A line that brackets its 注 (經(注), as 漢川草廬's 十三經注疏 writes it) is cut
+  at the brackets; in a copy whose lines mostly do, a line without brackets is a 經 alone.
 - ``web-translation`` (seed 000, a modern edition: 經 paragraphs, numbered notes, a vernacular
   translation, spam): 經 is what is classical; notes, 【题解】/【注释】/【译文】 heads and the
   vernacular are OTHER; later copies of a 經 paragraph are removed as duplicates.
@@ -122,6 +123,9 @@ _GLOSS = re.compile(r"^([\u4e00-\u9fff]{1,2})(?:[，,]([\u4e00-\u9fff]{1,6})也?
 def read_web_runon(raw: str) -> Reading:
     reading = Reading("web-runon")
     ls = content_lines(raw, reading)
+    runs = [line.text(raw) for line in ls if not _SHU_LINE.match(line.text(raw))]
+    # a copy that brackets its 注 (漢川草廬's 十三經注疏): a line without brackets is 經 alone
+    bracketed = sum(1 for text in runs if HAN_GROUP.search(text)) * 2 >= max(4, len(runs))
     i = 0
     while i < len(ls):
         line = ls[i]
@@ -137,6 +141,16 @@ def read_web_runon(raw: str) -> Reading:
             reading.pieces.append(Piece("OTHER", line.start, line.end, "layout", 0.9, "title"))
             i += 1
             continue
+        if HAN_GROUP.search(text):  # 經(注): the copy brackets its 注 (漢川草廬's 十三經注疏 does)
+            from pipeline.read.parens import read_groups  # parens reads lines as this module does
+
+            read_groups(raw, line.start, line.end, reading)
+            i += 1
+            continue
+        if bracketed:
+            reading.pieces.append(Piece("JING", line.start, line.end, "layout", 0.9))
+            i += 1
+            continue
         nxt = ls[i + 1] if i + 1 < len(ls) else None
         head = None
         if nxt is not None:
@@ -147,6 +161,9 @@ def read_web_runon(raw: str) -> Reading:
         i += 1
     return reading.sort()
 
+
+#: a group in parentheses that holds Han text: a 注 a copy brackets (:mod:`pipeline.read.parens`)
+HAN_GROUP = re.compile(r"[(（][^()（）]*[\u4e00-\u9fff][^()（）]*[)）]")
 
 #: a run-on line that no 疏 head cuts opens with its 經 (the 注 follows it)
 OPENS_WITH_JING = RunShape(first="JING")
