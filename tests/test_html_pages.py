@@ -15,6 +15,7 @@ import pytest
 from pipeline.config import load_config
 from pipeline.layers import segment_layers
 from pipeline.process import DocumentProcessor
+from pipeline.read.reading import clean_text
 from pipeline.text.normalise import segment_view
 
 from conftest import CORPUS, SEEDS
@@ -163,3 +164,20 @@ def test_the_e_book_is_still_read_by_its_own_reader():
     path = next((CORPUS / "zhushu-xhtml").glob("10_*.xhtml"))
     assert segment_layers(path.read_text(encoding="utf-8"), path.name).layout == "xhtml"
 
+
+
+def test_a_simplified_edition_on_a_web_page_reads_as_the_edition():
+    """A site's copy of the 四庫 text in simplified characters: read in its traditional form, as the
+    same copy in a text file is (pipeline/read/script.py)."""
+    import opencc
+
+    path = next((CORPUS / "zhushu-siku").glob("10_*.txt"))
+    text = path.read_text(encoding="utf-8")
+    page = _page(_paragraphs(opencc.OpenCC("t2s").convert(text)))
+    read, original = segment_layers(page, "10.html"), segment_layers(text, path.name)
+    assert read.layout == "html/kanripo-siku"
+    drops = [(r.start, r.end) for r in read.removed]
+    got = [(s.layer, len(clean_text(page, s.start, s.end, drops))) for s in read.segments]
+    want = [(s.layer, len(clean_text(text, s.start, s.end, [(r.start, r.end) for r in original.removed])))
+            for s in original.segments]
+    assert got[1:] == want  # after the page's <h1>

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from array import array
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping, Optional
+from typing import Callable, Iterator, Optional
 
 from pipeline.layers.features import is_han
 from pipeline.read.reading import Piece, Reading
@@ -210,9 +210,9 @@ def _menu(han: list[int], linked: list[int]) -> bool:
     return len(inside) == len(han) or (links >= 2 and 2 * len(inside) >= len(han))
 
 
-def read_html(raw: str, layout_of: Callable[[str], str], readers: Mapping[str, Callable[[str], Reading]]) -> Reading:
-    """The reading of the page ``raw``: its visible text read by the reader of that text's layout
-    (``readers[layout_of(text)]``), furniture lines and headings decided here, every offset back in ``raw``."""
+def read_html(raw: str, layout_of: Callable[[str], str], read_text: Callable[[str], Reading]) -> Reading:
+    """The reading of the page ``raw``: its visible text read by ``read_text`` (the reader of that
+    text's layout, ``layout_of``), furniture lines and headings decided here, every offset back in ``raw``."""
     page = page_view(raw)
     view = page.view
     layout = layout_of(view.text)
@@ -235,7 +235,7 @@ def read_html(raw: str, layout_of: Callable[[str], str], readers: Mapping[str, C
         else:
             continue
         text[start:end] = " " * (end - start)  # the inner reader does not see it (same length: same offsets)
-    inner = readers[layout]("".join(text))
+    inner = read_text("".join(text))
     for p in inner.pieces:
         if p.start >= p.end:
             continue

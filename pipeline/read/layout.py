@@ -83,9 +83,19 @@ def read_document(text: str, source: Optional[str] = None) -> Reading:
     both scripts, and read simplified cues of their own (modern prose, site furniture)."""
     layout = detect_layout(text, source)
     if layout == "html":
-        return read_html(text, text_layout, LAYOUTS)
+        return read_html(text, text_layout, read_text)
+    return _read(text, layout, lambda probe: detect_layout(probe, source))
+
+
+def read_text(text: str) -> Reading:
+    """The reading of a text without markup (a web page's visible text), as :func:`read_document`
+    reads a text file."""
+    return _read(text, text_layout(text), text_layout)
+
+
+def _read(text: str, layout: str, layout_of: Callable[[str], str]) -> Reading:
     if layout == "xhtml" or layout.startswith("kanripo"):
         probe = traditional_probe(text)
         if probe is not None:
-            return LAYOUTS[detect_layout(probe, source)](probe)
+            return LAYOUTS[layout_of(probe)](probe)
     return LAYOUTS[layout](text)
