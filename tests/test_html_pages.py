@@ -181,3 +181,12 @@ def test_a_simplified_edition_on_a_web_page_reads_as_the_edition():
     want = [(s.layer, len(clean_text(text, s.start, s.end, [(r.start, r.end) for r in original.removed])))
             for s in original.segments]
     assert got[1:] == want  # after the page's <h1>
+
+
+def test_a_left_out_element_ends_a_line(jing_reader):
+    """Text on both sides of a site's frame element (an ad, a footer set inside the text's own
+    block) is two paragraphs, not one run together."""
+    first, second = _jing("05")[5:7]
+    page = _page(f"<div>{first}<footer>© 古籍網</footer>{second}</div><div>{first}<nav><a href='/'>首頁</a></nav>{second}</div>")
+    read = jing_reader.process({"text": page, "meta": {"source": "05.html"}})
+    assert [_visible(s["text"]) for s in read["segments"][1:]] == [first, second, first, second]

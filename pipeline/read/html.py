@@ -33,6 +33,8 @@ TOKEN = re.compile(r"<!--.*?(?:-->|\Z)|<![^>]*>|<\?[^>]*>|<(/?)([A-Za-z][A-Za-z0
 #: elements whose content is never page text
 SKIP = frozenset("head script style noscript template svg math nav header footer form select button "
                  "textarea iframe object canvas audio video title rt rp".split())
+#: elements that are a site's frame (reason "nav"; the rest of SKIP is "markup")
+FRAME_TAGS = frozenset("nav header footer".split())
 #: elements whose raw content is not HTML (their end tag is found directly)
 RAW_TEXT = frozenset("script style textarea title".split())
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
@@ -164,13 +166,16 @@ def page_view(raw: str) -> PageView:
         if name and not closing and name not in VOID and name not in ("body", "html") and not m.group().endswith("/>"):
             if name in SKIP:
                 end = _skip_end(raw, name, end)
-                why = "markup" if name in RAW_TEXT or name == "head" else "nav"
+                why = "nav" if name in FRAME_TAGS else "markup"
             elif FRAME.search(m.group()):
                 end = _skip_end(raw, name, end)  # a frame element never closed: only its tag goes
                 why = "nav"
         b.markup.append((m.start(), end, why))
-        if name in BLOCK:
+        if name in BLOCK or end > m.end():  # a left-out element ends a line too
             b.line_break(m.start(), m.end())
+        if end > m.end():
+            pos = end
+            continue
         if name == "a":
             if closing:
                 link = 0
