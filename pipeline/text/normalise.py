@@ -70,8 +70,10 @@ VARIANTS: dict[str, str] = {
     "濶": "阔", "𡵨": "岐", "𢎞": "弘", "𥙿": "裕", "𦙍": "胤",
 }
 
-#: Kanripo-style entities: ``&KR0925;`` (and any other ``&NAME;`` the editions might use).
-ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9_-]*);")
+#: every entity the views fold: a Kanripo-style one (``&KR0925;``, and any other ``&NAME;`` the
+#: editions might use), an HTML character reference (``&#x9109;``, ``&amp;``), and a Kanripo entity
+#: a web page escaped (``&amp;KR0925;``, which the page shows as &KR0925;)
+_ANY_ENTITY = re.compile(r"&(?:amp;(?=KR\d+;))?(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9_-]*);")
 
 _KR_BASE = 0xF0000  # Supplementary Private Use Area-A: &KRnnnn; → U+F0000 + nnnn
 _OTHER_BASE = 0x100000  # Supplementary Private Use Area-B: any other entity, by a stable hash
@@ -88,11 +90,6 @@ def entity_char(name: str) -> str:
     if m and int(m.group(1)) < 0xFFFE:
         return chr(_KR_BASE + int(m.group(1)))
     return chr(_OTHER_BASE + zlib.crc32(name.encode("utf-8")) % 0xFFFE)
-
-
-#: every entity the views fold: an HTML reference, or a Kanripo-style one
-#: (``&amp;KR0925;``: a Kanripo entity on a web page, which shows it as &KR0925;)
-_ANY_ENTITY = re.compile(r"&(?:amp;(?=KR\d+;))?(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9_-]*);")
 
 
 def _entity_text(m: re.Match[str]) -> str:
