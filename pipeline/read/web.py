@@ -8,8 +8,8 @@ Three layouts are read here (see :func:`pipeline.read.layout.detect_layout`):
 - ``web-runon`` (seed 004): each line is a 經 with its 注 run on after it, followed by a
   ``[疏]“X”至“Y”`` line; the head says where the 經 starts and ends, the ○注 head where the 注
   starts. What no head reaches is left undecided (``default``), unless a gloss (谒，告。) shows
-  where the 注 starts. A line that brackets its 注 (經(注), as 漢川草廬's 十三經注疏 writes it) is cut
-  at the brackets; in a copy whose lines mostly do, a line without brackets is a 經 alone.
+  where the 注 starts. In a copy whose lines mostly bracket their 注 (經(注), as 漢川草廬's 十三經注疏
+  writes it), a line is cut at its brackets, and a line without any is a 經 alone.
 - ``web-translation`` (seed 000, a modern edition: 經 paragraphs, numbered notes, a vernacular
   translation, spam): 經 is what is classical; notes, 【题解】/【注释】/【译文】 heads and the
   vernacular are OTHER; later copies of a 經 paragraph are removed as duplicates.
@@ -141,14 +141,13 @@ def read_web_runon(raw: str) -> Reading:
             reading.pieces.append(Piece("OTHER", line.start, line.end, "layout", 0.9, "title"))
             i += 1
             continue
-        if HAN_GROUP.search(text):  # 經(注): the copy brackets its 注 (漢川草廬's 十三經注疏 does)
-            from pipeline.read.parens import read_groups  # parens reads lines as this module does
+        if bracketed:  # 經(注): the copy brackets its 注 (漢川草廬's 十三經注疏 does); a line without is 經
+            if HAN_GROUP.search(text):
+                from pipeline.read.parens import read_groups  # not at the top: parens imports this module
 
-            read_groups(raw, line.start, line.end, reading)
-            i += 1
-            continue
-        if bracketed:
-            reading.pieces.append(Piece("JING", line.start, line.end, "layout", 0.9))
+                read_groups(raw, line.start, line.end, reading)
+            else:
+                reading.pieces.append(Piece("JING", line.start, line.end, "layout", 0.9))
             i += 1
             continue
         nxt = ls[i + 1] if i + 1 < len(ls) else None
