@@ -1,19 +1,19 @@
 """Plain text with the commentary in parentheses (layout ``paren-commentary``): 經（注）經（注）….
 
-How many copies of the 鄭注 edition are written outside Kanripo: the 經 runs on, each 注 follows
-it in parentheses, full-width or not, punctuated or not, hard-wrapped or one passage a line
-(the 四部叢刊 text prints its 注 in small characters, which a plain copy can only bracket). With no
-Kanripo header or page mark the Kanripo reader never sees such a text, and the plain reader left
-every line undecided for the layer model to guess.
+How most copies of the 鄭注 outside Kanripo are written: the 經 runs on and each 注 follows it in
+parentheses, full-width or not, punctuated or not, hard-wrapped or a passage a line (the 四部叢刊
+prints its 注 in small characters, which a plain copy can only bracket). With no Kanripo header or
+page mark the Kanripo reader never saw such a text, and the plain reader left every line to the
+layer model.
 
 A text is read so when many parenthesised groups (:data:`MIN_GROUPS`, each of three Han characters
 or more) hold a good share of its Han text (:data:`MIN_SHARE`), and few of them are an editor's
-notes (案…, 按…). Then, line by line after the page furniture: a title line is OTHER, and so is the colophon after
-the chapter's closing title (經八百四十四字注二千六百三十一字); a line that
-opens with a marker (疏, 【疏】, 鄭目錄云 …) is that marker's layer, parentheses and all; elsewhere
-what lies outside parentheses is 經 and what lies inside is 注 (evidence ``layout``; groups side by
-side are one 注, as the page cut it into columns), an editor's note (案…) OTHER, and a group may run
-over lines.
+notes (案…, 按…). Then, line by line after the page furniture: a title line is OTHER, and so is the
+colophon after the chapter's closing title (經八百四十四字注二千六百三十一字); a line that opens with
+a marker (疏, 【疏】, 鄭目錄云 …) is that marker's layer, parentheses and all; elsewhere what lies
+outside parentheses is 經 and what lies inside is 注 (evidence ``layout``; groups side by side are
+one 注, as the page cut it into columns), an editor's note (案…) OTHER, a footnote number (1) no
+text; a group may run over lines.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from pipeline.layers.features import is_han
+from pipeline.layers.features import NON_HAN_RE, is_han
 from pipeline.layers.markers import later_scholar, line_marker
 from pipeline.read.reading import Piece, Reading, marker_removals, view_piece
 from pipeline.read.web import content_lines, is_title, marked_line
@@ -43,7 +43,7 @@ _MIN_HAN = 3
 
 
 def _han(s: str) -> int:
-    return sum(1 for ch in s if is_han(ch))
+    return len(NON_HAN_RE.sub("", s))
 
 
 def is_paren_commentary(text: str) -> bool:
