@@ -76,7 +76,7 @@ def _summary_table(rows) -> Table:
 
 @app.command()
 def process(
-    inputs: List[str] = typer.Argument(None, help="Text files (.txt .xhtml, web pages .html, Kanripo org), EPUB books (a document a chapter), JSONL files of records, folders or globs."),
+    inputs: List[str] = typer.Argument(None, help="Text files (.txt .xhtml, web pages .html, Kanripo org), EPUB books (a document a chapter), Word .docx, JSONL files of records, folders or globs."),
     output: Path = typer.Option(..., "-o", "--output", help="Output JSONL: one line per input document, in input order."),
     config: Optional[Path] = typer.Option(None, "-c", "--config", help="A .cfg whose sections override configs/default.cfg."),
     samples: bool = typer.Option(False, "--samples", help="Also process the bundled sample texts (the five seeds)."),

@@ -32,14 +32,16 @@ from pipeline.text.view import TextView
 TOKEN = re.compile(r"<!--.*?(?:-->|\Z)|<![^>]*>|<\?[^>]*>|<(/?)([A-Za-z][A-Za-z0-9:-]*)\b[^>]*>", re.S)
 #: elements whose content is never page text
 SKIP = frozenset("head script style noscript template svg math nav header footer form select button "
-                 "textarea iframe object canvas audio video title rt rp".split())
+                 "textarea iframe object canvas audio video title rt rp "
+                 "w:deltext w:instrtext".split())  # a Word body's deleted text and field codes
 #: elements that are a site's frame (reason "nav"; the rest of SKIP is "markup")
 FRAME_TAGS = frozenset("nav header footer".split())
 #: elements whose raw content is not HTML (their end tag is found directly)
 RAW_TEXT = frozenset("script style textarea title".split())
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 BLOCK = frozenset("address article aside blockquote body br caption center dd div dl dt fieldset figcaption "
-                  "figure h1 h2 h3 h4 h5 h6 hr li main ol p pre section table tbody td tfoot th thead tr ul".split())
+                  "figure h1 h2 h3 h4 h5 h6 hr li main ol p pre section table tbody td tfoot th thead tr ul "
+                  "w:p w:br w:cr w:tc".split())  # a Word body's paragraphs, line breaks, table cells
 HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 #: an id, class or role that names the frame of a site, not its text
 FRAME = re.compile(
@@ -215,7 +217,8 @@ def _menu(han: list[int], linked: list[int]) -> bool:
     return len(inside) == len(han) or (links >= 2 and 2 * len(inside) >= len(han))
 
 
-def read_html(raw: str, layout_of: Callable[[str], str], read_text: Callable[[str], Reading]) -> Reading:
+def read_html(raw: str, layout_of: Callable[[str], str], read_text: Callable[[str], Reading],
+              kind: str = "html") -> Reading:
     """The reading of the page ``raw``: its visible text read by ``read_text`` (the reader of that
     text's layout, ``layout_of``), furniture lines and headings decided here, every offset back in ``raw``."""
     page = page_view(raw)
@@ -251,4 +254,4 @@ def read_html(raw: str, layout_of: Callable[[str], str], read_text: Callable[[st
             s, e = view.to_raw(r.start, r.end)
             removed.append(Removal(s, e, r.reason))
     apart = [(*view.to_raw(s, e), why) for s, e, why in inner.apart if s < e]
-    return Reading(f"html/{inner.layout}", pieces, removed, apart).sort()
+    return Reading(f"{kind}/{inner.layout}", pieces, removed, apart).sort()

@@ -1,4 +1,4 @@
-"""Turn command-line inputs (files, folders, globs, JSONL, EPUB) into input items, one per document.
+"""Turn command-line inputs (files, folders, globs, JSONL, EPUB, Word) into input items, one per document.
 
 A bad file or a bad JSONL line becomes an item with an ``error`` that names the file and line;
 it never stops the other documents.
@@ -15,6 +15,7 @@ from typing import Any, Iterable, Iterator, Optional
 TEXT_SUFFIXES = {".txt", ".xhtml", ".html", ".htm", ".org", ".md", ""}
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 EPUB_SUFFIXES = {".epub"}  # an e-book: one document per chapter (pipeline/read/epub.py)
+DOCX_SUFFIXES = {".docx"}  # a Word document: its body (pipeline/read/docx.py)
 
 
 @dataclass
@@ -42,7 +43,7 @@ def expand_paths(inputs: Iterable[str]) -> Iterator[Path]:
             yield from [
                 sub for sub in sorted(path.rglob("*"))
                 if sub.is_file() and not sub.name.startswith(".")
-                and sub.suffix.lower() in TEXT_SUFFIXES | JSONL_SUFFIXES | EPUB_SUFFIXES
+                and sub.suffix.lower() in TEXT_SUFFIXES | JSONL_SUFFIXES | EPUB_SUFFIXES | DOCX_SUFFIXES
             ]
         else:
             yield path
@@ -176,6 +177,10 @@ def iter_inputs(inputs: Iterable[str]) -> Iterator[InputItem]:
             from pipeline.read.epub import iter_epub
 
             yield from iter_epub(path)
+        elif path.suffix.lower() in DOCX_SUFFIXES:
+            from pipeline.read.docx import read_docx
+
+            yield read_docx(path)
         else:
             yield read_file(path)
 

@@ -4,6 +4,7 @@
 | --- | --- | --- |
 | ``xhtml`` | the 注疏 e-book: ``<p class="strong">`` / ``zhushi`` / ``jianshu`` | :mod:`pipeline.read.xhtml` |
 | ``html/…`` | any other HTML page (ctext, Wikisource, saved from a browser): its visible text, read by the reader that text calls for | :mod:`pipeline.read.html` |
+| ``docx/…`` | a Word document's body (WordprocessingML), read as a page is | :mod:`pipeline.read.docx` |
 | ``kanripo-siku`` / ``kanripo-zhengzhu`` / ``kanripo-danshu`` | Kanripo org text: ``#+`` headers, ``<pb:…>``, ``¶`` (or the 四庫 and 單疏 texts without them) | :mod:`pipeline.read.kanripo` |
 | ``web-runon`` | a line of 經 with its 注 run on, then a ``[疏]“X”至“Y”`` line | :mod:`pipeline.read.web` |
 | ``web-zhushu`` | 經 / 注 / 疏 paragraphs, the 疏 indented with its head 「X」至「Y」 | :mod:`pipeline.read.web` |
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
+from pipeline.read.docx import is_wordml
 from pipeline.read.html import read_html
 from pipeline.read.kanripo import is_kanripo, kanripo_edition, read_kanripo, unmarked_edition
 from pipeline.read.parens import is_paren_commentary, read_paren_commentary
@@ -82,8 +84,8 @@ def read_document(text: str, source: Optional[str] = None) -> Reading:
     same offsets): those readers know the markers as the editions write them. The web readers know
     both scripts, and read simplified cues of their own (modern prose, site furniture)."""
     layout = detect_layout(text, source)
-    if layout == "html":
-        return read_html(text, text_layout, read_text)
+    if layout == "html":  # a web page, or a Word body (pipeline/read/docx.py): markup around a text
+        return read_html(text, text_layout, read_text, "docx" if is_wordml(text) else "html")
     return _read(text, layout, lambda probe: detect_layout(probe, source))
 
 
