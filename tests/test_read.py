@@ -166,12 +166,24 @@ def test_siku_kaozheng_is_found_by_its_title_when_the_header_lines_are_gone():
     assert result.layout == "kanripo-siku"
 
 
-@pytest.mark.parametrize("path", ["zhushu-siku/05_xiangsheli.txt", "danshu-sbck/juan07.txt"])
-def test_a_kanripo_text_without_any_of_kanripo_marks_reads_as_the_edition(path):
-    """Other viewers of Kanripo's texts give them without header lines, page marks and ¶: the 四庫
-    is still known by its 疏(…) and 音義(…), the 單疏本 by its entries (X至Y　釋曰)."""
+def _page_label(m: re.Match) -> str:
+    """A viewer's label for Kanripo's page mark <pb:KR1d0028_WYG_010-1a>: 卷十 第 1a 页 WYG….png."""
+    digits = "〇一二三四五六七八九"
+    juan = int(m.group(1))
+    name = (digits[juan // 10] + "十" if juan >= 20 else "十" if juan >= 10 else "") + (digits[juan % 10] if juan % 10 else "")
+    return f"\n卷{name} 第 {m.group(2)} 页 WYG0102-{juan:04d}c.png\n"
+
+
+@pytest.mark.parametrize("path, labels", [("zhushu-siku/05_xiangsheli.txt", False), ("danshu-sbck/juan07.txt", False),
+                                          ("zhushu-siku/10_jinli.txt", True), ("danshu-sbck/juan27.txt", True)])
+def test_a_kanripo_text_without_any_of_kanripo_marks_reads_as_the_edition(path, labels):
+    """Other viewers of Kanripo's texts give them without header lines, page marks and ¶ (one puts a
+    label line between the pages instead: 卷十 第 1a 页 WYG0102-0010c.png): the 四庫 is still known by
+    its 疏(…) and 音義(…), the 單疏本 by its entries (X至Y　釋曰), and a label is no text."""
     text = (CORPUS / path).read_text(encoding="utf-8")
     body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    if labels:
+        body = re.sub(r"<pb:KR\w+?_(?:WYG|SBCK)_(\d+)-(\d+[ab])>", _page_label, body)
     unmarked = re.sub(r"<pb:[^>]*>", "", body).replace("¶", "")
     original, read = segment_layers(text, path), segment_layers(unmarked, "copy.txt")
     assert read.layout == original.layout
@@ -181,6 +193,8 @@ def test_a_kanripo_text_without_any_of_kanripo_marks_reads_as_the_edition(path):
         return [(s.layer, clean_text(source, s.start, s.end, drops)) for s in result.segments]
 
     assert layers(unmarked, read) == layers(text, original)
+    if labels:  # (the equality above holds only if every label is removed: as a page, or in the 考證)
+        assert sum(r.reason == "page" for r in read.removed) > 0.9 * text.count("<pb:")
 
 
 def test_xhtml_markup_never_in_a_view():

@@ -25,6 +25,9 @@ SITE_LINE = re.compile(
     r"摘要[:：]|古典文学原文赏析|转载请注明|您在這裡|您在这里|版本狀態|版本状态|內容未經校對|内容未经校对|書籍首頁|书籍首页|"
     r"閱讀古書|阅读古书|[^\n]{0,40}在 *週[一二三四五六日], *\d\d/\d\d/\d{4}[^\n]*發表)"
 )
+#: a viewer's page label between the printed pages of a scanned edition, with its image's name:
+#: 卷一 第 1a 页 WYG0102-0013c.png (where Kanripo writes <pb:KR1d0028_WYG_001-1a>)
+PAGE_LINE = re.compile(r"^[ \t\u3000]*卷[一二三四五六七八九十百〇]+[ \t]*第[ \t]*\d+[ab][ \t]*[页頁][^\n]*$", re.M)
 #: a footnote reference inside running text: (12), （12）, [12]
 FOOTNOTE_REF = re.compile(r"[(（]\d{1,3}[)）]|\[\d{1,3}\]")
 #: a note paragraph: starts with its number
@@ -90,6 +93,8 @@ def line_furniture(text: str, start: int, end: int) -> tuple[Removal | None, int
     line = text[start:end]
     if not line.strip():
         return None, start
+    if PAGE_LINE.match(line):
+        return Removal(start, end, "page"), end
     if is_site_line(line):
         return Removal(start, end, "site"), end
     if is_nav_line(line):

@@ -20,6 +20,7 @@ import re
 from typing import Optional
 
 from pipeline.layers.markers import markers
+from pipeline.read.furniture import PAGE_LINE
 from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
 from pipeline.records import Removal, RunShape
 from pipeline.text.view import TextView
@@ -84,10 +85,10 @@ def kanripo_edition(text: str) -> str:
 
 
 def furniture(text: str, start: int = 0, end: Optional[int] = None) -> list[Removal]:
-    """Header lines, page marks, line-end marks and column breaks in ``[start, end)``."""
+    """Header lines, page marks (or a viewer's page labels), line-end marks and column breaks in ``[start, end)``."""
     end = len(text) if end is None else end
     out: list[Removal] = []
-    for pattern, reason in ((HEADER_LINE, "header"), (PAGE_MARK, "page"), (LINE_END, "line-end"),
+    for pattern, reason in ((HEADER_LINE, "header"), (PAGE_MARK, "page"), (PAGE_LINE, "page"), (LINE_END, "line-end"),
                             (COLUMN_BREAK, "column-break")):
         for m in pattern.finditer(text, start, end):
             if m.end() > m.start():
@@ -103,13 +104,14 @@ def furniture(text: str, start: int = 0, end: Optional[int] = None) -> list[Remo
 
 
 def _lines(text: str, start: int, end: int):
-    """(line start, line end without the newline, content without ¶/page marks) for each line in range."""
+    """(line start, line end without the newline, content without ¶/page marks) for each line in
+    range; a viewer's page label (卷一 第 1a 页 …) has no content."""
     pos = start
     while pos < end:
         nl = text.find("\n", pos, end)
         stop = end if nl < 0 else nl
         content = PAGE_MARK.sub("", text[pos:stop]).replace("¶", "").rstrip("\r")
-        yield pos, stop, content
+        yield pos, stop, "" if PAGE_LINE.match(content) else content
         pos = stop + 1
 
 
