@@ -7,7 +7,7 @@ any of Kanripo's marks (header lines, page marks, ¶), as other viewers give it;
 a byte-order mark; the punctuated XHTML with its ，。；：？！ made half-width; the Kanripo texts and
 the seeds as web pages saved from a browser (a line a paragraph, inside a site's menu and footer);
 the 鄭注 as a plain text with its 注 in full-width parentheses; the XHTML as 漢川草廬's 十三經注疏
-writes it (經(注) lines, [疏] lines). Characters are
+writes it (經(注) lines, [疏] lines), and the same cut a sentence a line. Characters are
 aligned on the Han text (a copy without its header has fewer),
 tuples compared by actor, verb and negation (script folded). What a conversion itself destroys
 stays in the figures: the 四庫 writes 于 in the 經 and 於 in the 注, and t2s makes both 于.
@@ -95,6 +95,12 @@ def _bracketed_runon(text: str) -> str:
     return "\n".join(line[0] + (f"({line[1]})" if len(line) == 2 and line[1] else "") for line in lines) + "\n"
 
 
+def _sentence_lines(text: str) -> str:
+    """The same, cut a sentence a line (a forum's copy of it: a 注 and a 疏 run over several lines)."""
+    return "\n".join(part for line in _bracketed_runon(text).splitlines()
+                     for part in re.split(r"(?<=。)(?![」)])", line) if part) + "\n"
+
+
 COPIES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "simplified": (_simplified, (*KANRIPO, "zhushu-xhtml")),
     "no org header": (lambda t: "".join(l for l in t.splitlines(keepends=True) if not l.startswith("#")), KANRIPO),
@@ -105,12 +111,13 @@ COPIES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "web page (HTML)": (_web_page, (*KANRIPO, "seeds")),
     "plain text, 注 in parentheses": (_parenthesised, ("zhengzhu-sbck",)),
     "run-on lines, 注 bracketed": (_bracketed_runon, ("zhushu-xhtml",)),
+    "the same, a sentence a line": (_sentence_lines, ("zhushu-xhtml",)),
 }
 
 
 #: copies of the XHTML that are plain text: named ``….xhtml.txt`` (`yili process` reads a file's
 #: extension as a hint), matched with their original without it
-PLAIN_COPIES = {"run-on lines, 注 bracketed"}
+PLAIN_COPIES = {"run-on lines, 注 bracketed", "the same, a sentence a line"}
 AS_TEXT = ".txt"
 
 

@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 
 from pipeline.layers import segment_layers
+from pipeline.layers.features import is_han
 from pipeline.read.parens import is_paren_commentary
 from pipeline.read.reading import clean_text
 
@@ -76,22 +77,22 @@ def test_an_editors_note_and_a_footnote_number_are_not_commentary():
     assert any(noted[r.start:r.end] == "(1)" and r.reason == "footnote" for r in result.removed)
 
 
-def test_a_runon_copy_that_brackets_its_zhu_is_cut_at_the_brackets():
-    """漢川草廬's 十三經注疏 writes each 經 with its 注 bracketed after it, then the [疏] line (seed
-    004 is such a copy with the brackets lost). Made from the e-book's 大射 as the e-book reads it."""
-    path = next((CORPUS / "zhushu-xhtml").glob("07_*.xhtml"))
+def _bracketed_copy(chapter: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """An e-book chapter as 漢川草廬's 十三經注疏 writes it — each 經 with its 注 bracketed after it,
+    then the [疏] line — and its units (layer, text) in order, as the e-book reads them."""
+    path = next((CORPUS / "zhushu-xhtml").glob(f"{chapter}_*.xhtml"))
     ebook = path.read_text(encoding="utf-8")
     read = segment_layers(ebook, path.name)
     removed = sorted((r.start, r.end) for r in read.removed)
     lines: list[str] = []
-    expected: list[tuple[str, str]] = []
+    units: list[tuple[str, str]] = []
     jing: list[str] = []
     zhu: list[str] = []
 
     def close() -> None:
         if jing:
             lines.append("".join(jing) + (f"({''.join(zhu)})" if zhu else ""))
-            expected.extend([("JING", "".join(jing))] + ([("ZHU", "".join(zhu))] if zhu else []))
+            units.extend([("JING", "".join(jing))] + ([("ZHU", "".join(zhu))] if zhu else []))
         jing.clear(), zhu.clear()
 
     for s in read.segments:
@@ -105,10 +106,36 @@ def test_a_runon_copy_that_brackets_its_zhu_is_cut_at_the_brackets():
         else:
             close()
             lines.append(("[疏]" if s.layer == "SHU" else "") + text)
+            units.append((s.layer, text))
     close()
+    return lines, units
+
+
+def test_a_runon_copy_that_brackets_its_zhu_is_cut_at_the_brackets():
+    """漢川草廬's 十三經注疏 writes each 經 with its 注 bracketed after it, then the [疏] line (seed
+    004 is such a copy with the brackets lost). Made from the e-book's 大射 as the e-book reads it."""
+    lines, units = _bracketed_copy("07")
     copy = "\n".join(lines)
     result = segment_layers(copy, "copy.txt")
     assert result.layout == "web-runon"
     got = [(s.layer, clean_text(copy, s.start, s.end, [(r.start, r.end) for r in result.removed]))
            for s in result.segments if s.layer in ("JING", "ZHU")]
-    assert got == expected
+    assert got == [(layer, text) for layer, text in units if layer in ("JING", "ZHU")]
+
+
+def test_a_bracketed_copy_cut_a_sentence_a_line_reads_its_shu_on(processor):
+    """A forum's copy of the same puts every sentence on a line of its own: a 注 runs over several
+    lines, and a 疏 over the lines after its [疏] line up to the next 經 (which the next 疏's head
+    names, or the splitter finds). 覲禮 so cut, every Han character's layer against the e-book's."""
+    lines, units = _bracketed_copy("10")
+    copy = "\n".join(part for line in lines for part in re.split(r"(?<=。)(?![」)])", line) if part)
+    out = processor.process({"text": copy, "meta": {"source": "copy.txt"}})
+    label = [""] * len(copy)
+    for s in out["segments"]:
+        label[s["start"]:s["end"]] = [s["layer"]] * (s["end"] - s["start"])
+    for r in out["removed"]:
+        label[r["start"]:r["end"]] = ["removed"] * (r["end"] - r["start"])
+    got = [label[i] for i, ch in enumerate(copy) if is_han(ch) and label[i] != "removed"]
+    want = [layer for layer, text in units for ch in text if is_han(ch)]
+    assert len(got) == len(want)
+    assert sum(g == w for g, w in zip(got, want)) / len(want) > 0.97

@@ -23,9 +23,9 @@ from typing import Optional
 
 from pipeline.layers.features import NON_HAN_RE, is_han
 from pipeline.layers.markers import later_scholar, line_marker
-from pipeline.read.reading import Piece, Reading, marker_removals, view_piece
+from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
 from pipeline.read.web import content_lines, is_title, marked_line
-from pipeline.records import Removal
+from pipeline.records import Removal, RunShape
 from pipeline.text.view import TextView
 
 #: a parenthesised group, full-width or not (not nested; it may run over lines)
@@ -124,3 +124,67 @@ def read_groups(raw: str, start: int, end: int, reading: Reading) -> None:
     piece = view_piece(view, pos, len(vt), "JING", "layout", 0.9)
     if piece:
         reading.pieces.append(piece)
+
+
+def read_bracketed_runon(raw: str, lines: list, shu_line: "re.Pattern[str]", reading: Reading) -> None:
+    """A web-runon copy that brackets its 注 (:func:`pipeline.read.web.read_web_runon`): 經(注) then
+    a ``[疏]`` paragraph, on one line each or a sentence a line. A 疏 runs on over the lines after
+    its ``[疏]`` line up to the next 經, which the next 疏's head names (「X」至「Y」: the last line
+    before the next 注 that opens with X; without a head, the line before that 注); what lies
+    between the 疏 and the next ``[疏]`` line is 經 and bracketed 注."""
+    from pipeline.layers.anchors import parse_head
+
+    marks = [k for k, line in enumerate(lines) if shu_line.match(line.text(raw))]
+    # a 疏 a line holds its 釋曰; a copy cut a sentence a line leaves the head alone on the [疏] line
+    runs_on = 2 * sum(1 for k in marks if re.search("釋曰|释曰", lines[k].text(raw))) < len(marks)
+    bounds = marks + [len(lines)]
+    _classic(raw, lines[: bounds[0]], reading)
+    for n, k in enumerate(marks):
+        line, block = lines[k], lines[k + 1: bounds[n + 1]]
+        m = shu_line.match(line.text(raw))
+        reading.removed.append(Removal(line.start, line.start + m.end(), "marker"))
+        start = trimmed(raw, line.start + m.end(), line.end)[0]
+        nxt = lines[bounds[n + 1]] if bounds[n + 1] < len(lines) else None
+        head = None
+        if nxt is not None:
+            head = parse_head(raw[nxt.start + shu_line.match(nxt.text(raw)).end():nxt.end])
+        jing, sure = _jing_line(raw, block, head, last=nxt is None) if runs_on else (0, True)
+        end = block[jing - 1].end if jing > 0 and sure else line.end
+        if start < end:
+            reading.pieces.append(Piece("SHU", start, end, "marker", 1.0))
+        if not sure and jing > 0:  # the 疏 runs on into the 經 somewhere here: the splitter decides
+            reading.pieces.append(Piece("SHU", block[0].start, block[jing - 1].end, "default", 0.5, "undecided",
+                                        RunShape("SHU", "JING", one_switch=True)))
+        _classic(raw, block[jing:], reading)
+
+
+def _jing_line(raw: str, block: list, head, last: bool) -> tuple[int, bool]:
+    """Where the 經 starts among the lines after a 疏's first line, and whether that is known: the
+    last line up to its 注 that opens with what the next 疏's head cites (known); else the first
+    line that holds a 注, all the lines before it left to the splitter (not known); after the last
+    疏, nothing."""
+    from pipeline.layers.anchors import letters_only
+
+    first_zhu = next((j for j, b in enumerate(block) if "(" in b.text(raw) or "（" in b.text(raw)), len(block))
+    if head is not None and head.jing:
+        found = next((j for j in range(min(first_zhu, len(block) - 1), -1, -1)
+                      if letters_only(block[j].text(raw)).startswith(head.jing[0])), None)
+        if found is not None:
+            return found, True
+    if last and first_zhu == len(block):
+        return len(block), True
+    return first_zhu, False
+
+
+def _classic(raw: str, lines: list, reading: Reading) -> None:
+    """經 and its bracketed 注 over ``lines`` (a title line OTHER)."""
+    run: list = []
+    for line in lines + [None]:
+        if line is not None and not is_title(line.text(raw)):
+            run.append(line)
+            continue
+        if run:
+            read_groups(raw, run[0].start, run[-1].end, reading)
+            run = []
+        if line is not None:
+            reading.pieces.append(Piece("OTHER", line.start, line.end, "layout", 0.9, "title"))

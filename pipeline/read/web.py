@@ -123,9 +123,13 @@ _GLOSS = re.compile(r"^([\u4e00-\u9fff]{1,2})(?:[，,]([\u4e00-\u9fff]{1,6})也?
 def read_web_runon(raw: str) -> Reading:
     reading = Reading("web-runon")
     ls = content_lines(raw, reading)
-    runs = [line.text(raw) for line in ls if not _SHU_LINE.match(line.text(raw))]
-    # a copy that brackets its 注 (漢川草廬's 十三經注疏): a line without brackets is 經 alone
-    bracketed = sum(1 for text in runs if HAN_GROUP.search(text)) * 2 >= max(4, len(runs))
+    shu_lines = sum(1 for line in ls if _SHU_LINE.match(line.text(raw)))
+    if len(HAN_GROUP.findall(raw)) >= max(3, shu_lines // 2):
+        # a copy that brackets its 注 (漢川草廬's 十三經注疏): brackets and 疏 heads say it all
+        from pipeline.read.parens import read_bracketed_runon  # not at the top: parens imports this module
+
+        read_bracketed_runon(raw, ls, _SHU_LINE, reading)
+        return reading.sort()
     i = 0
     while i < len(ls):
         line = ls[i]
@@ -139,15 +143,6 @@ def read_web_runon(raw: str) -> Reading:
             continue
         if is_title(text):
             reading.pieces.append(Piece("OTHER", line.start, line.end, "layout", 0.9, "title"))
-            i += 1
-            continue
-        if bracketed:  # 經(注): the copy brackets its 注 (漢川草廬's 十三經注疏 does); a line without is 經
-            if HAN_GROUP.search(text):
-                from pipeline.read.parens import read_groups  # not at the top: parens imports this module
-
-                read_groups(raw, line.start, line.end, reading)
-            else:
-                reading.pieces.append(Piece("JING", line.start, line.end, "layout", 0.9))
             i += 1
             continue
         nxt = ls[i + 1] if i + 1 < len(ls) else None
