@@ -21,10 +21,11 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from pipeline.layers.anchors import Head, letters_only, parse_head
 from pipeline.layers.features import NON_HAN_RE, is_han
 from pipeline.layers.markers import later_scholar, line_marker
 from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
-from pipeline.read.web import content_lines, is_title, marked_line
+from pipeline.read.web import Line, content_lines, is_title, marked_line
 from pipeline.records import Removal, RunShape
 from pipeline.text.view import TextView
 
@@ -126,14 +127,13 @@ def read_groups(raw: str, start: int, end: int, reading: Reading) -> None:
         reading.pieces.append(piece)
 
 
-def read_bracketed_runon(raw: str, lines: list, shu_line: "re.Pattern[str]", reading: Reading) -> None:
+def read_bracketed_runon(raw: str, lines: list[Line], shu_line: "re.Pattern[str]", reading: Reading) -> None:
     """A web-runon copy that brackets its 注 (:func:`pipeline.read.web.read_web_runon`): 經(注) then
-    a ``[疏]`` paragraph, on one line each or a sentence a line. A 疏 runs on over the lines after
-    its ``[疏]`` line up to the next 經, which the next 疏's head names (「X」至「Y」: the last line
-    before the next 注 that opens with X; without a head, the line before that 注); what lies
-    between the 疏 and the next ``[疏]`` line is 經 and bracketed 注."""
-    from pipeline.layers.anchors import parse_head
-
+    a ``[疏]`` paragraph, on one line each or a sentence a line. Where the ``[疏]`` lines hold their
+    釋曰, a 疏 is its line; where they hold only a head, the 疏 runs on over the lines after it up to
+    the next 經, which the next 疏's head names (「X」至「Y」: the last line before the next 注 that
+    opens with X), or else the splitter finds (the lines between left to it as 疏 then 經). The
+    rest is 經 and bracketed 注."""
     marks = [k for k, line in enumerate(lines) if shu_line.match(line.text(raw))]
     # a 疏 a line holds its 釋曰; a copy cut a sentence a line leaves the head alone on the [疏] line
     runs_on = 2 * sum(1 for k in marks if re.search("釋曰|释曰", lines[k].text(raw))) < len(marks)
@@ -158,13 +158,11 @@ def read_bracketed_runon(raw: str, lines: list, shu_line: "re.Pattern[str]", rea
         _classic(raw, block[jing:], reading)
 
 
-def _jing_line(raw: str, block: list, head, last: bool) -> tuple[int, bool]:
+def _jing_line(raw: str, block: list[Line], head: Optional[Head], last: bool) -> tuple[int, bool]:
     """Where the 經 starts among the lines after a 疏's first line, and whether that is known: the
     last line up to its 注 that opens with what the next 疏's head cites (known); else the first
     line that holds a 注, all the lines before it left to the splitter (not known); after the last
     疏, nothing."""
-    from pipeline.layers.anchors import letters_only
-
     first_zhu = next((j for j, b in enumerate(block) if "(" in b.text(raw) or "（" in b.text(raw)), len(block))
     if head is not None and head.jing:
         found = next((j for j in range(min(first_zhu, len(block) - 1), -1, -1)
@@ -176,10 +174,10 @@ def _jing_line(raw: str, block: list, head, last: bool) -> tuple[int, bool]:
     return first_zhu, False
 
 
-def _classic(raw: str, lines: list, reading: Reading) -> None:
+def _classic(raw: str, lines: list[Line], reading: Reading) -> None:
     """經 and its bracketed 注 over ``lines`` (a title line OTHER)."""
-    run: list = []
-    for line in lines + [None]:
+    run: list[Line] = []
+    for line in [*lines, None]:
         if line is not None and not is_title(line.text(raw)):
             run.append(line)
             continue
