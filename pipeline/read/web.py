@@ -124,7 +124,7 @@ def read_web_runon(raw: str) -> Reading:
     reading = Reading("web-runon")
     ls = content_lines(raw, reading)
     shu_lines = sum(1 for line in ls if _SHU_LINE.match(line.text(raw)))
-    if len(HAN_GROUP.findall(raw)) >= max(3, shu_lines // 2):
+    if len(HAN_GROUP.findall(raw)) >= max(5, shu_lines // 2):  # (a stray note or two is no convention)
         # a copy that brackets its 注 (漢川草廬's 十三經注疏): brackets and 疏 heads say it all
         from pipeline.read.parens import read_bracketed_runon  # not at the top: parens imports this module
 
