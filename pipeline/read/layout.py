@@ -59,13 +59,13 @@ def text_layout(text: str) -> str:
     """The layout of a text without markup (a page's visible text too)."""
     if is_kanripo(text):
         return kanripo_edition(text)
-    unmarked = unmarked_edition(text)
-    if unmarked is not None:
-        return unmarked
     if len(_RUNON_SHU.findall(text)) >= 2:
         return "web-runon"
     if len(_INDENTED_HEAD.findall(text)) >= 3:
         return "web-zhushu"
+    unmarked = unmarked_edition(text)  # after the web copies' own marks: their 疏 may write 」　釋曰
+    if unmarked is not None:
+        return unmarked
     if len(_WRAPPED_MARKER.findall(text)) >= 3:
         return "siku-wrapped"
     if _MODERN.search(text):
