@@ -427,11 +427,3 @@ def _guess_head(vt: str, start: int, end: int) -> Optional[tuple[int, bool]]:
         return max(start, z - 2), False
     return None
 
-
-def read_kanripo(text: str) -> Reading:
-    edition = kanripo_edition(text)
-    if edition == "kanripo-siku":
-        return read_siku(text)
-    if edition == "kanripo-danshu":
-        return read_danshu(text)
-    return read_zhengzhu(text)

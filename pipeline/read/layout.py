@@ -21,7 +21,7 @@ from typing import Callable, Optional
 
 from pipeline.read.docx import is_wordml
 from pipeline.read.html import read_html
-from pipeline.read.kanripo import is_kanripo, kanripo_edition, read_kanripo, unmarked_edition
+from pipeline.read.kanripo import is_kanripo, kanripo_edition, read_danshu, read_siku, read_zhengzhu, unmarked_edition
 from pipeline.read.parens import is_paren_commentary, read_paren_commentary
 from pipeline.read.reading import Reading
 from pipeline.read.script import traditional_probe
@@ -31,9 +31,9 @@ from pipeline.read.xhtml import is_ebook, is_xhtml, read_xhtml
 
 LAYOUTS: dict[str, Callable[[str], Reading]] = {
     "xhtml": read_xhtml,
-    "kanripo-siku": read_kanripo,
-    "kanripo-zhengzhu": read_kanripo,
-    "kanripo-danshu": read_kanripo,
+    "kanripo-siku": read_siku,
+    "kanripo-zhengzhu": read_zhengzhu,
+    "kanripo-danshu": read_danshu,
     "web-runon": read_web_runon,
     "web-zhushu": read_web_zhushu,
     "siku-wrapped": read_wrapped,

@@ -8,8 +8,8 @@ Three layouts are read here (see :func:`pipeline.read.layout.detect_layout`):
 - ``web-runon`` (seed 004): each line is a 經 with its 注 run on after it, followed by a
   ``[疏]“X”至“Y”`` line; the head says where the 經 starts and ends, the ○注 head where the 注
   starts. What no head reaches is left undecided (``default``), unless a gloss (谒，告。) shows
-  where the 注 starts. In a copy whose lines mostly bracket their 注 (經(注), as 漢川草廬's 十三經注疏
-  writes it), a line is cut at its brackets, and a line without any is a 經 alone.
+  where the 注 starts. A copy that brackets its 注 (經(注), as 漢川草廬's 十三經注疏 writes it) is
+  read by its brackets and 疏 heads instead (:func:`pipeline.read.parens.read_bracketed_runon`).
 - ``web-translation`` (seed 000, a modern edition: 經 paragraphs, numbered notes, a vernacular
   translation, spam): 經 is what is classical; notes, 【题解】/【注释】/【译文】 heads and the
   vernacular are OTHER; later copies of a 經 paragraph are removed as duplicates.

@@ -122,7 +122,7 @@ class TextView:
             if s == last:  # several view chars folded from one raw unit
                 continue
             unit = self.raw[s : self.ends[i]]
-            if unit[0] == "&" and len(unit) > 3:  # an HTML character reference: the character it names
+            if unit.startswith("&") and len(unit) > 3:  # an HTML character reference: the character it names
                 unit = written_unit(unit)
             out.append(unit)
             last = s
