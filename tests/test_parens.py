@@ -111,10 +111,14 @@ def _bracketed_copy(chapter: str) -> tuple[list[str], list[tuple[str, str]]]:
     return lines, units
 
 
-def test_a_runon_copy_that_brackets_its_zhu_is_cut_at_the_brackets():
+@pytest.mark.parametrize("chapter", [
+    "07",  # 大射
+    "05",  # 鄉射禮: a 注 that brackets words of its own (…躬行（召南之教…）…) is one 注
+])
+def test_a_runon_copy_that_brackets_its_zhu_is_cut_at_the_brackets(chapter):
     """漢川草廬's 十三經注疏 writes each 經 with its 注 bracketed after it, then the [疏] line (seed
-    004 is such a copy with the brackets lost). Made from the e-book's 大射 as the e-book reads it."""
-    lines, units = _bracketed_copy("07")
+    004 is such a copy with the brackets lost). Made from an e-book chapter as the e-book reads it."""
+    lines, units = _bracketed_copy(chapter)
     copy = "\n".join(lines)
     result = segment_layers(copy, "copy.txt")
     assert result.layout == "web-runon"

@@ -21,6 +21,7 @@ from typing import Optional
 
 from pipeline.layers.markers import markers
 from pipeline.read.furniture import PAGE_LINE
+from pipeline.read.parens import bracketed_pieces
 from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
 from pipeline.records import Removal, RunShape
 from pipeline.text.view import TextView
@@ -304,32 +305,7 @@ def read_zhengzhu(text: str) -> Reading:
         else:
             seen_content = True
     view = _body_view(text, 0, body_end, [r for r in reading.removed if r.end <= body_end], titles)
-    vt = view.text
-    pos = 0
-    last: Optional[Piece] = None
-    while pos < len(vt):
-        open_at = vt.find("(", pos)
-        stop = len(vt) if open_at < 0 else open_at
-        piece = view_piece(view, pos, stop, "JING")
-        if piece:
-            reading.pieces.append(piece)
-            last = None
-        if open_at < 0:
-            break
-        close_at = vt.find(")", open_at + 1)
-        if close_at < 0:
-            close_at = len(vt)
-        reading.removed.extend(marker_removals(view, open_at, open_at + 1))
-        if close_at < len(vt):
-            reading.removed.extend(marker_removals(view, close_at, close_at + 1))
-        piece = view_piece(view, open_at + 1, close_at, "ZHU")
-        if piece:
-            if last is not None:  # (…)(…) on the next printed line: the same 注
-                last.end = piece.end
-            else:
-                reading.pieces.append(piece)
-                last = piece
-        pos = close_at + 1
+    bracketed_pieces(view, reading, "marker", 1.0)  # 經 outside the brackets, 注 inside
     return reading.sort()
 
 

@@ -19,7 +19,7 @@ text; a group may run over lines.
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Iterator, Optional
 
 from pipeline.layers.anchors import Head, letters_only, parse_head
 from pipeline.layers.features import NON_HAN_RE, is_han
@@ -91,29 +91,60 @@ def read_paren_commentary(raw: str) -> Reading:
 
 
 def read_groups(raw: str, start: int, end: int, reading: Reading) -> None:
-    """經 outside the parentheses of ``raw[start:end]`` and 注 (or an editor's note) inside; also
-    a web-runon line that brackets its 注 (:func:`pipeline.read.web.read_web_runon`)."""
+    """經 outside the parentheses of ``raw[start:end]`` and 注 (or an editor's note) inside (lines
+    joined: a group may run over lines); also the 經(注) of a web-runon copy that brackets its 注
+    (:func:`read_bracketed_runon`)."""
     drops = [(r.start, r.end) for r in reading.removed if start <= r.start and r.end <= end]
     view = TextView.of(raw, start, end, drop=drops, drop_chars=lambda c: c in "\r\n")
+    bracketed_pieces(view, reading, "layout", 0.9)
+
+
+_BRACKET = re.compile(r"[()（）]")
+
+
+def _groups(text: str) -> Iterator[tuple[int, int]]:
+    """(open, close) of each bracketed group of ``text`` at the outer level: brackets inside a group
+    are its own (a 注 quoting (…) in it), a group left open runs to the end (close = len(text))."""
+    depth = 0
+    opened = 0
+    for m in _BRACKET.finditer(text):
+        if m.group() in "(（":
+            if depth == 0:
+                opened = m.start()
+            depth += 1
+        elif depth > 0:  # a closing bracket outside any group is text
+            depth -= 1
+            if depth == 0:
+                yield opened, m.start()
+    if depth > 0:
+        yield opened, len(text)
+
+
+def bracketed_pieces(view: TextView, reading: Reading, evidence: str, score: float) -> None:
+    """The pieces of a view whose 注 are bracketed (a plain copy, the 四部叢刊 鄭注): 經 outside the
+    brackets, 注 inside (groups side by side one 注, as the page cut it into columns), an editor's
+    note (案…) OTHER, a group without Han (a footnote number) removed; the brackets are removals."""
     vt = view.text
     pos = 0
     last: Optional[Piece] = None  # the 注 just read, which a group right after it goes on
-    for m in GROUP.finditer(vt):
-        piece = view_piece(view, pos, m.start(), "JING", "layout", 0.9)
+    for open_at, close_at in _groups(vt):
+        piece = view_piece(view, pos, open_at, "JING", evidence, score)
         if piece:
             reading.pieces.append(piece)
             last = None
-        if not any(map(is_han, m.group(1))):  # a footnote number, (1): no text
-            reading.removed.extend(marker_removals(view, m.start(), m.end(), "footnote"))
-            pos = m.end()
+        inner = vt[open_at + 1:close_at]
+        pos = min(close_at + 1, len(vt))
+        if not any(map(is_han, inner)):  # a footnote number, (1): no text
+            reading.removed.extend(marker_removals(view, open_at, pos, "footnote"))
             continue
-        reading.removed.extend(marker_removals(view, m.start(), m.start() + 1))
-        reading.removed.extend(marker_removals(view, m.end() - 1, m.end()))
-        if NOTE_OPENING.match(m.group(1)):
-            piece = view_piece(view, m.start() + 1, m.end() - 1, "OTHER", "marker", 1.0, "editor-note")
+        reading.removed.extend(marker_removals(view, open_at, open_at + 1))
+        if close_at < len(vt):
+            reading.removed.extend(marker_removals(view, close_at, close_at + 1))
+        if NOTE_OPENING.match(inner):
+            piece = view_piece(view, open_at + 1, close_at, "OTHER", "marker", 1.0, "editor-note")
             last = None
         else:
-            piece = view_piece(view, m.start() + 1, m.end() - 1, "ZHU", "layout", 0.9)
+            piece = view_piece(view, open_at + 1, close_at, "ZHU", evidence, score)
             if piece and last is not None:  # (…)(…): a 注 the printed page cut into columns
                 last.end = piece.end
                 piece = None
@@ -121,8 +152,7 @@ def read_groups(raw: str, start: int, end: int, reading: Reading) -> None:
                 last = piece
         if piece:
             reading.pieces.append(piece)
-        pos = m.end()
-    piece = view_piece(view, pos, len(vt), "JING", "layout", 0.9)
+    piece = view_piece(view, pos, len(vt), "JING", evidence, score)
     if piece:
         reading.pieces.append(piece)
 
