@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from array import array
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Optional
+from typing import Callable, Optional
 
 from pipeline.layers.features import is_han
+from pipeline.read.furniture import lines
 from pipeline.read.reading import Piece, Reading
 from pipeline.records import Removal
 from pipeline.text.references import REFERENCE, reference_text
@@ -198,14 +199,6 @@ def page_view(raw: str) -> PageView:
     return PageView(view, b.markup, b.linked, headings)
 
 
-def _lines(text: str) -> Iterator[tuple[int, int]]:
-    """(start, end) of each line of ``text``, without its line break."""
-    pos = 0
-    for line in text.split("\n"):
-        yield pos, pos + len(line)
-        pos += len(line) + 1
-
-
 def _menu(han: list[int], linked: list[int]) -> bool:
     """A line of links: its Han text all linked (首頁 隨機頁面), or mostly, in two links or more
     (a breadcrumb: 先秦兩漢 -> 經典文獻 -> 儀禮 -> 鄉射禮); not a text whose characters each link to
@@ -229,7 +222,7 @@ def read_html(raw: str, layout_of: Callable[[str], str], read_text: Callable[[st
     removed: list[Removal] = [Removal(s, e, why) for s, e, why in page.markup if e > s]
     pieces: list[Piece] = []
     heading_lines = {view.text.rfind("\n", 0, start) + 1 for start, _end in page.headings}
-    for start, end in _lines(view.text):
+    for start, end in lines(view.text):
         han = [i for i in range(start, end) if is_han(view.text[i])]
         if not han and (start == end or bare_lines_are_text):
             continue
