@@ -86,7 +86,8 @@ def process(
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep finished documents in OUT.d/ and reuse them: resumes an interrupted run, skips unchanged inputs."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar and no summary table."),
     layer: Optional[str] = typer.Option(None, "--layer", help="The layer of text no marker, anchor or layout decides "
-                                        "(JING for a copy of the classic without commentary); default: the layer model."),
+                                        "(JING for a copy of the classic without commentary); default: the layer model, except that a "
+                                        "copy of the classic alone of 1,000 Han characters or more is read as 經 by itself."),
 ) -> None:
     """Segment layers, split sentences, tag spans and extract action tuples (SCHEMA section 6)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn

@@ -266,6 +266,7 @@ class DocumentProcessor:
                 raise ValueError(f"meta.layer {given!r} is not one of {', '.join(LAYERS)}")
             return "record", [Segment(given, 0, len(text), text, "marker", 1.0)], []
         from pipeline.layers import segment_layers
+        from pipeline.layers.classic import classic_layout, read_as_classic
 
         result = segment_layers(text, meta.get("source"))
         segments = result.segments
@@ -274,6 +275,12 @@ class DocumentProcessor:
             # (not a run whose shape the reader knows, e.g. a 四庫 注 running into its 經: the splitter's)
             segments = [Segment(named, s.start, s.end, s.text, "marker", 1.0)
                         if s.evidence == "default" and s.shape is None else s for s in segments]
+        elif (self.config.get("layers") or {}).get("classic_alone", True):
+            # a copy of the classic without commentary (no gloss, no 今文/古文 in its text), read
+            # as 經 rather than left to the model, which takes many of its paragraphs for 注
+            classic = read_as_classic(segments)
+            if classic is not None:
+                return classic_layout(result.layout), classic, result.removed
         if any(s.evidence == "default" for s in segments) and self.layer_model is not None:
             if any(s.evidence == "default" and s.end - s.start > LONG_UNDECIDED for s in segments):
                 # a stretch this long is no run-together line but a whole undecided text (a dump

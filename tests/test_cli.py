@@ -175,8 +175,9 @@ def test_unpunctuated_scoring_reads_gold_roles_without_marks():
 
 
 def test_process_takes_the_layer_of_undecided_text_from_the_user(tmp_path):
-    """A copy of the classic without its commentary (鄉射禮's 經, one paragraph per line, as a
-    web copy has it) has no marker; `--layer JING` makes every paragraph 經, as meta.layer does a
+    """A copy of the classic without its commentary (the first 60 paragraphs of 鄉射禮's 經, one per
+    line, as a web copy has it: 901 Han characters, too short for pipeline/layers/classic.py to call
+    it the classic alone) has no marker; `--layer JING` makes every paragraph 經, as meta.layer does a
     record, instead of leaving the layer model to guess (it reads many as 注: a 注 follows each 經
     in the editions it learned from)."""
     import json

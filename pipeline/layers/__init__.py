@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 class LayerResult:
     #: see :mod:`pipeline.read.layout`: xhtml, kanripo-siku, kanripo-zhengzhu, kanripo-danshu,
     #: web-runon, web-zhushu, siku-wrapped, web-translation, plain; ``html/<one of these>`` for any
-    #: other HTML page (its visible text's layout)
+    #: other HTML page (its visible text's layout). `yili process` calls a plain one that is the
+    #: classic alone ``classic`` (:mod:`pipeline.layers.classic`)
     layout: str
     segments: list[Segment] = field(default_factory=list)
     removed: list[Removal] = field(default_factory=list)
