@@ -11,7 +11,7 @@ model decides every line, as before pipeline/layers/classic.py) and on. Scored: 
 characters given their gold layer, and how many documents were read as the classic alone.
 
 Then the rule itself (:func:`pipeline.layers.classic.is_classic_alone`) on every window of those
-documents' text (consecutive units, 1,000 to 3,000 Han characters): the share read as the classic.
+documents' text (consecutive units, 600 to 3,000 Han characters): the share read as the classic.
 Writes JSON and Markdown beside each other.
 """
 
@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO))
 
 EDITIONS = ("zhushu-xhtml", "zhushu-siku", "zhengzhu-sbck")
 KINDS = {"經 alone": ("JING",), "經 and 注": ("JING", "ZHU"), "經, 注 and 疏": ("JING", "ZHU", "SHU")}
-WINDOWS = (1000, 1500, 2000, 3000)
+WINDOWS = (600, 800, 1000, 1500, 2000, 3000)
 
 
 def document(units) -> tuple[str, list[tuple[int, int, str]]]:

@@ -87,7 +87,7 @@ def process(
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar and no summary table."),
     layer: Optional[str] = typer.Option(None, "--layer", help="The layer of text no marker, anchor or layout decides "
                                         "(JING for a copy of the classic without commentary); default: the layer model, except that a "
-                                        "copy of the classic alone of 1,000 Han characters or more is read as 經 by itself."),
+                                        "copy of the classic alone of 600 Han characters or more is read as 經 by itself."),
 ) -> None:
     """Segment layers, split sentences, tag spans and extract action tuples (SCHEMA section 6)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn

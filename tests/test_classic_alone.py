@@ -78,11 +78,20 @@ def test_a_web_page_of_the_jing_is_the_classic_too(reader):
     assert {s["layer"] for s in record["segments"]} == {"JING", "OTHER"}  # the <h1>
 
 
+def test_a_short_chapter_without_gloss_or_speech_is_the_classic(reader):
+    """覲禮's 經 (846 Han characters in the XHTML): no cue and hardly a 也; 士相見禮's in the 四庫
+    (858), whose speeches end in 也 (其 … 也), is left to the model."""
+    jinli = _units("zhushu-xhtml", "10", ("JING",))
+    record = reader.process({"text": "\n".join(jinli) + "\n", "meta": {"source": "10.txt"}})
+    assert set(_layers(record)) == {("JING", "layout")}
+    assert not is_classic_alone(_units("zhushu-siku", "03", ("JING",)))
+
+
 def test_short_texts_and_a_few_notes_are_left_to_the_model(reader):
-    """Under 1,000 Han characters the absence of glosses says too little; a 經 with 注 lines among
+    """Under 600 Han characters the absence of glosses says too little; a 經 with 注 lines among
     its paragraphs (one in four: 今文, 古文, 謂 in them) is no copy of the classic alone."""
     jing = _units("zhushu-xhtml", "05", ("JING",))
-    short = "\n".join(jing[:15]) + "\n"
+    short = "\n".join(jing[:30]) + "\n"
     assert not is_classic_alone([short])
     record = reader.process({"text": short, "meta": {"source": "05.txt"}})
     assert {evidence for _layer, evidence in _layers(record)} == {"model"}

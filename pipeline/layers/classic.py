@@ -10,7 +10,8 @@ does (one 謂 in the 經 of ten corpus chapters, outside 喪服, whose 傳 is a 
 So where no marker, anchor or layout decided any 注 or 疏, and the undecided text is long enough for
 the absence to mean something, a text with at most one such cue in :data:`CHARS_PER_CUE` Han
 characters is read as the classic: its undecided segments are 經 by ``layout`` (the document is the
-classic alone). Measured on every window of the corpus editions (chapters of the XHTML, 四庫 and
+classic alone). A shorter text (a chapter as short as 覲禮's 經, an excerpt) must have no cue at all,
+and few of the 也 that end the 注's glosses (X，Y也): the 經 writes it in speeches and its 記. Measured on every window of the corpus editions (chapters of the XHTML, 四庫 and
 SBCK 鄭注 editions cut into stretches of 1,000 to 3,000 Han characters): no window of 經 with its 注
 (or with its 注 and 疏) passes, 90–93% of the windows of 經 alone do (the rest are 喪服's 傳, and
 a 經 that says 謂之 once); ``python bench/classic_alone.py`` scores whole documents.
@@ -27,10 +28,13 @@ from pipeline.records import Segment
 #: what a commentary writes and the classic does not: glosses, the readings of the other texts,
 #: quotations (traditional and simplified forms)
 COMMENTARY_CUE = re.compile(r"[謂谓]|今文|古文|云")
-#: below this many Han characters of undecided text, the absence of cues says too little
+#: from this many Han characters of undecided text, the absence of cues says enough by itself
 MIN_HAN = 1000
 #: at most one cue per this many Han characters (none below 2,000)
 CHARS_PER_CUE = 2000
+#: below MIN_HAN, from this many: no cue, and 也 in at most :data:`SHORT_YE_SHARE` of the characters
+MIN_HAN_SHORT = 600
+SHORT_YE_SHARE = 0.006
 #: the score of a segment so read: a layout's, as the readers give theirs
 SCORE = 0.9
 #: the layout name a document so read gets, in place of its reader's "plain"
@@ -41,10 +45,12 @@ def is_classic_alone(texts: Iterable[str]) -> bool:
     """Whether ``texts`` (a document's undecided text) read as the classic without commentary."""
     texts = list(texts)
     han = sum(han_count(t) for t in texts)
-    if han < MIN_HAN:
+    if han < MIN_HAN_SHORT:
         return False
     cues = sum(len(COMMENTARY_CUE.findall(t)) for t in texts)
-    return cues <= han // CHARS_PER_CUE
+    if han >= MIN_HAN:
+        return cues <= han // CHARS_PER_CUE
+    return cues == 0 and sum(t.count("也") for t in texts) <= SHORT_YE_SHARE * han
 
 
 def read_as_classic(segments: Sequence[Segment]) -> Optional[list[Segment]]:
