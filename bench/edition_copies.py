@@ -6,7 +6,8 @@ org header lines (`#+TITLE`, `#+PROPERTY` …, as Kanripo's web view shows it); 
 any of Kanripo's marks (header lines, page marks, ¶), as other viewers give it; Windows line ends;
 a byte-order mark; the punctuated XHTML with its ，。；：？！ made half-width; the Kanripo texts and
 the seeds as web pages saved from a browser (a line a paragraph, inside a site's menu and footer);
-the 鄭注 as a plain text with its 注 in full-width parentheses; the XHTML as 漢川草廬's 十三經注疏
+the 鄭注 as a plain text with its 注 in full-width parentheses; the 四庫 as 四庫全書 sites write it
+(a passage a line, 疏【…】); the XHTML as 漢川草廬's 十三經注疏
 writes it (經(注) lines, [疏] lines), and the same cut a sentence a line. Characters are
 aligned on the Han text (a copy without its header has fewer),
 tuples compared by actor, verb and negation (script folded). What a conversion itself destroys
@@ -67,6 +68,23 @@ def _unmarked(text: str) -> str:
     return re.sub(r"<pb:[^>]*>", "", body).replace("¶", "")
 
 
+def _site_siku(text: str) -> str:
+    """The 四庫 as the 四庫全書 sites write it: Kanripo's marks and column breaks gone, a passage a
+    line (its printed lines joined up to the end of its 疏), 音義 and 疏 in 【…】, every line indented
+    with spaces, the title lines too."""
+    out: list[str] = []
+    run = ""
+    for line in _unmarked(text).replace("/", "").splitlines():
+        if line.startswith("\u3000") or line.startswith("欽定"):
+            out += [run, line.strip("\u3000")]
+            run = ""
+        else:
+            run += line
+    body = "\n".join(filter(None, [*out, run])).replace(")(", "").translate(str.maketrans("()", "【】"))
+    body = re.sub(r"(疏【[^】]*】)(?=[^【\n])", "\\1\n", body)
+    return "".join(f"       {line}\n" for line in body.splitlines())
+
+
 def _parenthesised(text: str) -> str:
     """The 鄭注 as a plain copy writes it: Kanripo's marks and column breaks gone, the 注 in
     full-width parentheses, the printed lines kept."""
@@ -110,6 +128,7 @@ COPIES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "half-width marks": (lambda t: t.translate(str.maketrans("，。；：？！", ",.;:?!")), ("zhushu-xhtml",)),
     "web page (HTML)": (_web_page, (*KANRIPO, "seeds")),
     "plain text, 注 in parentheses": (_parenthesised, ("zhengzhu-sbck",)),
+    "a 四庫全書 site's copy (疏【…】, a passage a line)": (_site_siku, ("zhushu-siku",)),
     "run-on lines, 注 bracketed": (_bracketed_runon, ("zhushu-xhtml",)),
     "the same, a sentence a line": (_sentence_lines, ("zhushu-xhtml",)),
 }

@@ -197,6 +197,49 @@ def test_a_kanripo_text_without_any_of_kanripo_marks_reads_as_the_edition(path, 
         assert sum(r.reason == "page" for r in read.removed) > 0.9 * text.count("<pb:")
 
 
+def _site_copy(text: str, opening: str = "【", closing: str = "】") -> str:
+    """The 四庫 as the 四庫全書 sites write it: no Kanripo marks, a passage a line (經, 注, 音義 and
+    疏 run on, the printed lines and column breaks gone), 音義 and 疏 in 【…】, every line indented
+    alike (the titles too)."""
+    body = re.sub(r"<pb:[^>]*>", "", "\n".join(l for l in text.splitlines() if not l.startswith("#")))
+    lines: list[str] = []
+    for line in body.replace("¶", "").replace("/", "").splitlines():
+        if line.startswith("\u3000") or line.startswith("欽定"):  # a title line
+            lines += [line.strip("\u3000"), ""]
+        elif line:
+            lines[-1:] = [(lines[-1] if lines else "") + line]
+    joined = "\n".join(l for l in lines if l).replace(")(", "").replace("(", opening).replace(")", closing)
+    joined = re.sub(f"(疏{opening}[^{closing}]*{closing})(?=[^{opening}\n])", "\\1\n", joined)
+    return "".join(f"       {line}\n" for line in joined.splitlines())
+
+
+@pytest.mark.parametrize("path, opening, closing, simplified", [("zhushu-siku/05_xiangsheli.txt", "【", "】", False),
+                                                               ("zhushu-siku/10_jinli.txt", "〔", "〕", True)])
+def test_the_siku_as_a_site_writes_it_reads_as_the_edition(path, opening, closing, simplified):
+    """四庫全書 sites write the 四庫 a passage a line, its 音義 and 疏 in 【…】 (疏【釋曰…】), every line
+    indented alike: read as the 四庫 (the 疏 and 音義 by their brackets, the titles by their words,
+    the 考證 by its title), layer for layer as the Kanripo file; simplified, or in 〔…〕, too."""
+    import opencc
+
+    text = (CORPUS / path).read_text(encoding="utf-8")
+    copy = _site_copy(text, opening, closing)
+    if simplified:
+        copy = opencc.OpenCC("t2s").convert(copy)
+    assert copy.count(f"疏{opening}") > 10 and "(" not in copy and "¶" not in copy
+    original, read = segment_layers(text, path), segment_layers(copy, "copy.txt")
+    assert read.layout == original.layout == "kanripo-siku"
+
+    def layers(source: str, result) -> list[tuple[str, str]]:
+        drops = [(r.start, r.end) for r in result.removed]
+        return [(s.layer, re.sub(r"\s", "", clean_text(source, s.start, s.end, drops))) for s in result.segments]
+
+    expected = layers(text, original)
+    if simplified:
+        t2s = opencc.OpenCC("t2s")
+        expected = [(layer, t2s.convert(t)) for layer, t in expected]
+    assert layers(copy, read) == expected
+
+
 def test_xhtml_markup_never_in_a_view():
     path = "zhushu-xhtml/11_sangfu.xhtml"
     text = (CORPUS / path).read_text(encoding="utf-8")

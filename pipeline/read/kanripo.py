@@ -17,6 +17,7 @@ without line breaks), so that a marker broken over two printed lines (``音¶\\n
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Optional
 
 from pipeline.layers.markers import markers
@@ -59,14 +60,32 @@ def is_kanripo(text: str) -> bool:
 #: the 四庫 注疏's bracketed commentaries (疏(…), 音義(…)) and the 單疏本's entries (X至Y　釋曰)
 _SIKU_GROUP = re.compile(r"(?:疏|䟽|音義|音义)\(")
 _DANSHU_ENTRY = re.compile(r"\S　(?:注\S{1,16}　)?(?:釋|释)曰")
+#: the brackets other copies of the 四庫 write its 疏 and 音義 in (a site's 疏【…】, 〔…〕, full-width
+#: （…）, ［…］), each read as Kanripo's ( … )
+OTHER_BRACKETS = {"【": "】", "〔": "〕", "（": "）", "［": "］"}
+_SIKU_OTHER_GROUP = re.compile("(?:疏|䟽|音義|音义)([" + "".join(OTHER_BRACKETS) + "])")
+
+
+def bracket_probe(text: str) -> Optional[str]:
+    """``text`` with Kanripo's ( ) where a copy of the 四庫 brackets its 疏 and 音義 otherwise (the
+    四庫全書 sites write 疏【釋曰…】, a passage a line), same length, so a reading of it holds for
+    ``text``; None for a text that writes Kanripo's brackets, or fewer than three such groups."""
+    if _SIKU_GROUP.search(text):
+        return None
+    opened = Counter(m.group(1) for m in _SIKU_OTHER_GROUP.finditer(text)).most_common(1)
+    if not opened or opened[0][1] < 3:
+        return None
+    opening = opened[0][0]
+    return text.translate(str.maketrans({opening: "(", OTHER_BRACKETS[opening]: ")"}))
 
 
 def unmarked_edition(text: str) -> Optional[str]:
     """The Kanripo edition a text is written in when Kanripo's own marks are gone (no header
     lines, page marks or ¶: a copy from Kanripo's web view or another viewer): the 四庫 by its
-    bracketed 疏 and 音義, the 單疏本 by its entries; None for any other text. (The 鄭注 without
-    its marks is read as any plain text with its 注 in parentheses, :mod:`pipeline.read.parens`.)"""
-    if len(_SIKU_GROUP.findall(text)) >= 3:
+    bracketed 疏 and 音義 (in Kanripo's brackets or, :func:`bracket_probe`, a site's), the 單疏本 by
+    its entries; None for any other text. (The 鄭注 without its marks is read as any plain text with
+    its 注 in parentheses, :mod:`pipeline.read.parens`.)"""
+    if len(_SIKU_GROUP.findall(text)) >= 3 or bracket_probe(text) is not None:
         return "kanripo-siku"
     if len(_DANSHU_ENTRY.findall(text)) >= 3:
         return "kanripo-danshu"
@@ -147,6 +166,11 @@ _SIKU_TOKEN = re.compile(
     + r")?\(|○|" + re.escape(_INLINE_ZHU)
 )
 _SHU_OPENING = ("釋曰", "注釋曰")
+#: the 四庫's title lines, which Kanripo indents with a full-width space and a site copy (a passage a
+#: line, every line indented alike) does not: 欽定四庫全書, 儀禮注疏卷N, 漢鄭氏注　唐陸德明音義　賈公彦疏,
+#: the chapter's title (鄉射禮第五)
+SIKU_TITLE = re.compile(r"(?:欽定四庫全書|钦定四库全书|(?:儀禮|仪礼)(?:注疏|註疏)卷[一二三四五六七八九十]+"
+                        r"|[漢汉][鄭郑]氏注[^()]*|[^\s()○]{1,6}第[一二三四五六七八九十]{1,3})$")
 
 
 def read_siku(text: str) -> Reading:
@@ -164,7 +188,7 @@ def read_siku(text: str) -> Reading:
     for s, e, content in _lines(text, 0, body_end):
         if text.startswith("#", s):
             continue
-        if content.startswith("　") or content.strip() == "欽定四庫全書":
+        if content.startswith("　") or SIKU_TITLE.match(content.strip()):
             titles.append((s, e))
             piece = _line_piece(text, s, e, "OTHER", "title")
             if piece:

@@ -21,7 +21,8 @@ from typing import Callable, Optional
 
 from pipeline.read.docx import is_wordml
 from pipeline.read.html import read_html
-from pipeline.read.kanripo import is_kanripo, kanripo_edition, read_danshu, read_siku, read_zhengzhu, unmarked_edition
+from pipeline.read.kanripo import (bracket_probe, is_kanripo, kanripo_edition, read_danshu, read_siku, read_zhengzhu,
+                                   unmarked_edition)
 from pipeline.read.parens import is_paren_commentary, read_paren_commentary
 from pipeline.read.reading import Reading
 from pipeline.read.script import traditional_probe
@@ -81,8 +82,10 @@ def text_layout(text: str) -> str:
 def read_document(text: str, source: Optional[str] = None) -> Reading:
     """The reading of ``text`` by the reader of its layout. An XHTML or Kanripo edition converted
     to simplified characters is read in its traditional form (:func:`pipeline.read.script.traditional_probe`,
-    same offsets): those readers know the markers as the editions write them. The web readers know
-    both scripts, and read simplified cues of their own (modern prose, site furniture)."""
+    same offsets), and a 四庫 that brackets its 疏 as a site does (疏【…】) with Kanripo's brackets
+    (:func:`pipeline.read.kanripo.bracket_probe`, same offsets): those readers know the markers as
+    the editions write them. The web readers know both scripts, and read simplified cues of their
+    own (modern prose, site furniture)."""
     layout = detect_layout(text, source)
     if layout == "html":  # a web page, or a Word body (pipeline/read/docx.py): markup around a text
         return read_html(text, text_layout, read_text, "docx" if is_wordml(text) else "html")
@@ -98,6 +101,8 @@ def read_text(text: str) -> Reading:
 def _read(text: str, layout: str, layout_of: Callable[[str], str]) -> Reading:
     if layout == "xhtml" or layout.startswith("kanripo"):
         probe = traditional_probe(text)
+        if layout == "kanripo-siku":
+            probe = bracket_probe(probe or text) or probe
         if probe is not None:
             return LAYOUTS[layout_of(probe)](probe)
     return LAYOUTS[layout](text)
