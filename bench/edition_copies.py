@@ -8,7 +8,8 @@ a byte-order mark; the punctuated XHTML with its ，。；：？！ made half-wi
 the seeds as web pages saved from a browser (a line a paragraph, inside a site's menu and footer);
 the 鄭注 as a plain text with its 注 in full-width parentheses; the 四庫 as 四庫全書 sites write it
 (a passage a line, 疏【…】); the XHTML as 漢川草廬's 十三經注疏
-writes it (經(注) lines, [疏] lines), and the same cut a sentence a line. Characters are
+writes it (經(注) lines, [疏] lines), the same cut a sentence a line, and as the sites that mirror it
+give it (indented, “” quotes, a 疏 paragraph a line). Characters are
 aligned on the Han text (a copy without its header has fewer),
 tuples compared by actor, verb and negation (script folded). What a conversion itself destroys
 stays in the figures: the 四庫 writes 于 in the 經 and 於 in the 注, and t2s makes both 于.
@@ -119,6 +120,17 @@ def _sentence_lines(text: str) -> str:
                      for part in re.split(r"(?<=。)(?![」)])", line) if part) + "\n"
 
 
+def _mirrored(text: str) -> str:
+    """The same as the sites that mirror 漢川草廬's text give it (and most copies of it online): every
+    line indented, “” for 「」, the [疏] line holding the head alone, each of the 疏's paragraphs
+    (○注「X」至「Y」, ○釋曰:…) a line of its own."""
+    lines: list[str] = []
+    for line in _bracketed_runon(text).translate(str.maketrans("「」『』", "“”‘’")).splitlines():
+        head, *paragraphs = line.split("○") if line.startswith("[疏]") else [line]
+        lines += [head] + ["○" + p.replace("釋曰︰", "釋曰:") for p in paragraphs if p]
+    return "".join(f"  {line}\n" for line in lines)
+
+
 COPIES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "simplified": (_simplified, (*KANRIPO, "zhushu-xhtml")),
     "no org header": (lambda t: "".join(l for l in t.splitlines(keepends=True) if not l.startswith("#")), KANRIPO),
@@ -131,12 +143,14 @@ COPIES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "a 四庫全書 site's copy (疏【…】, a passage a line)": (_site_siku, ("zhushu-siku",)),
     "run-on lines, 注 bracketed": (_bracketed_runon, ("zhushu-xhtml",)),
     "the same, a sentence a line": (_sentence_lines, ("zhushu-xhtml",)),
+    "the same as its mirrors give it (indented, a 疏 paragraph a line)": (_mirrored, ("zhushu-xhtml",)),
 }
 
 
 #: copies of the XHTML that are plain text: named ``….xhtml.txt`` (`yili process` reads a file's
 #: extension as a hint), matched with their original without it
-PLAIN_COPIES = {"run-on lines, 注 bracketed", "the same, a sentence a line"}
+PLAIN_COPIES = {"run-on lines, 注 bracketed", "the same, a sentence a line",
+                "the same as its mirrors give it (indented, a 疏 paragraph a line)"}
 AS_TEXT = ".txt"
 
 

@@ -143,3 +143,50 @@ def test_a_bracketed_copy_cut_a_sentence_a_line_reads_its_shu_on(processor):
     want = [layer for layer, text in units for ch in text if is_han(ch)]
     assert len(got) == len(want)
     assert sum(g == w for g, w in zip(got, want)) / len(want) > 0.97
+
+
+_QUOTES = str.maketrans("「」『』", "“”‘’")
+
+
+def _mirrored(lines: list[str]) -> list[str]:
+    """The same as the sites that mirror 漢川草廬's text give it: every line indented, “” for 「」,
+    the [疏] line holding the head alone and each of the 疏's paragraphs (○注「X」至「Y」, ○釋曰:…)
+    a line of its own — but for a line break inside the first of several (such a site breaks
+    some paragraphs where its source did: the rest of the sentence opens a line without ○)."""
+    out: list[str] = []
+    for line in lines:
+        line = line.translate(_QUOTES)
+        if line.startswith("[疏]"):
+            head, *paragraphs = ["○" + p.replace("釋曰︰", "釋曰:") for p in line.split("○")]
+            paragraphs = [p for p in paragraphs if p != "○"]
+            if len(paragraphs) > 2 and "。" in paragraphs[0][:-1]:
+                cut = paragraphs[0].index("。") + 1
+                paragraphs[:1] = [paragraphs[0][:cut], paragraphs[0][cut:]]
+            out += [head[1:]] + paragraphs
+        else:
+            out.append(line)
+    return [f"  {line}" for line in out]
+
+
+def test_a_mirror_of_the_bracketed_copy_reads_a_shu_paragraph_a_line():
+    """鄉飲酒禮 so mirrored, with the chapter's own 疏 first as such a site begins it ([疏]《鄉飲酒禮》第四。,
+    then ○鄭《目錄》云… and ○釋曰… — here the 單疏本's words): each 疏 runs over its ○ lines, even where
+    the next 疏's head cites only the 注 (注「X」至「Y」) and a paragraph breaks over a line that opens
+    without ○, and every 經 and 注 is read as written."""
+    lines, units = _bracketed_copy("04")
+    # the e-book brackets a word of its 經 once (介俎，脊、脅、（肫、）胳): in a copy a bracket is a 注
+    unbracket = str.maketrans("", "", "（）")
+    lines = [line if line.startswith("[疏]") else line.translate(unbracket) for line in lines]
+    units = [(layer, text.translate(unbracket) if layer == "JING" else text) for layer, text in units]
+    danshu = re.sub(r"<pb:[^>]*>|¶|\n", "", (CORPUS / "danshu-sbck" / "juan08.txt").read_text(encoding="utf-8"))
+    mulu, shiyue = re.search(r"鄉?郷?飲酒禮第四　鄭目録云(.+?)　釋曰(.+?)　郷飲至賔介", danshu).groups()
+    chapter_head = [f"[疏]《鄉飲酒禮》第四。○鄭《目錄》云︰{mulu}○釋曰︰{shiyue}"]
+    title = next(k for k, line in enumerate(lines) if line.startswith("鄉飲酒禮"))
+    copy = "\n".join(_mirrored(lines[: title + 1] + chapter_head + lines[title + 1:])) + "\n"
+    result = segment_layers(copy, "copy.txt")
+    assert result.layout == "web-runon"
+    assert not any(s.evidence == "default" for s in result.segments)  # nothing left to the splitter
+    got = [(s.layer, clean_text(copy, s.start, s.end, [(r.start, r.end) for r in result.removed]))
+           for s in result.segments if s.layer in ("JING", "ZHU")]
+    assert got == [(layer, text.translate(_QUOTES)) for layer, text in units if layer in ("JING", "ZHU")]
+    assert sum(1 for line in copy.splitlines() if line.lstrip().startswith("○注")) > 20  # heads on the 注 alone

@@ -43,7 +43,7 @@ LAYOUTS: dict[str, Callable[[str], Reading]] = {
     "plain": read_plain,
 }
 
-_RUNON_SHU = re.compile(r"^(?:\[疏\]|【疏】)", re.M)
+_RUNON_SHU = re.compile(r"^[ \u3000]*(?:\[疏\]|【疏】)", re.M)
 _INDENTED_HEAD = re.compile(r"^(?:[ \u3000]+|疏[ \u3000]+)(?:「[^」\n]{1,12}」(?:至「|。)|注「|○釋曰|○注)", re.M)
 _WRAPPED_MARKER = re.compile(r"^(?:鄭注|郑注|註曰|注曰)", re.M)
 _MODERN = re.compile(r"【(?:题解|題解|注释|註釋|译文|譯文)】")

@@ -159,14 +159,16 @@ def bracketed_pieces(view: TextView, reading: Reading, evidence: str, score: flo
 
 def read_bracketed_runon(raw: str, lines: list[Line], shu_line: "re.Pattern[str]", reading: Reading) -> None:
     """A web-runon copy that brackets its 注 (:func:`pipeline.read.web.read_web_runon`): 經(注) then
-    a ``[疏]`` paragraph, on one line each or a sentence a line. Where the ``[疏]`` lines hold their
-    釋曰, a 疏 is its line; where they hold only a head, the 疏 runs on over the lines after it up to
-    the next 經, which the next 疏's head names (「X」至「Y」: the last line before the next 注 that
-    opens with X), or else the splitter finds (the lines between left to it as 疏 then 經). The
-    rest is 經 and bracketed 注."""
+    a ``[疏]`` paragraph, on one line each, a paragraph a line or a sentence a line. Where the
+    ``[疏]`` lines hold their 釋曰, a 疏 is its line; where they hold only a head, the 疏 runs on over
+    the lines after it up to the next 經, which the next 疏's head names (「X」至「Y」: the last line
+    before the next 注 that opens with X); failing that, in a copy that gives each of the 疏's
+    paragraphs a line of its own (○釋曰…, ○注「X」至「Y」), the line after the last of them; else the
+    splitter finds it (the lines between left to it as 疏 then 經). The rest is 經 and bracketed 注."""
     marks = [k for k, line in enumerate(lines) if shu_line.match(line.text(raw))]
     # a 疏 a line holds its 釋曰; a copy cut a sentence a line leaves the head alone on the [疏] line
     runs_on = 2 * sum(1 for k in marks if re.search("釋曰|释曰", lines[k].text(raw))) < len(marks)
+    paragraphs = _shu_paragraph_lines(raw, lines)
     bounds = marks + [len(lines)]
     _classic(raw, lines[: bounds[0]], reading)
     for n, k in enumerate(marks):
@@ -178,7 +180,7 @@ def read_bracketed_runon(raw: str, lines: list[Line], shu_line: "re.Pattern[str]
         head = None
         if nxt is not None:
             head = parse_head(raw[nxt.start + shu_line.match(nxt.text(raw)).end():nxt.end])
-        jing, sure = _jing_line(raw, block, head, last=nxt is None) if runs_on else (0, True)
+        jing, sure = _jing_line(raw, block, head, last=nxt is None, paragraphs=paragraphs) if runs_on else (0, True)
         end = block[jing - 1].end if jing > 0 and sure else line.end
         if start < end:
             reading.pieces.append(Piece("SHU", start, end, "marker", 1.0))
@@ -188,17 +190,34 @@ def read_bracketed_runon(raw: str, lines: list[Line], shu_line: "re.Pattern[str]
         _classic(raw, block[jing:], reading)
 
 
-def _jing_line(raw: str, block: list[Line], head: Optional[Head], last: bool) -> tuple[int, bool]:
+#: a line that opens one of the 疏's paragraphs: ○釋曰…, or a head on the 注 (○注「X」至「Y」)
+SHU_PARAGRAPH = re.compile(r"^[ \u3000]*○(?:注?(?:釋曰|释曰)|注[「“])")
+_SENTENCE_END = re.compile("[。？！?!]")
+
+
+def _shu_paragraph_lines(raw: str, lines: list[Line]) -> bool:
+    """Whether a copy gives each of the 疏's paragraphs a line (○釋曰 and the sentences after it up
+    to the next ○), as the sites that mirror 漢川草廬's 十三經注疏 do, rather than cutting them a
+    sentence a line: most of its ○釋曰 lines hold more than one sentence."""
+    counts = sorted(len(_SENTENCE_END.findall(line.text(raw))) for line in lines
+                    if SHU_PARAGRAPH.match(line.text(raw)) and re.search("釋曰|释曰", line.text(raw)))
+    return bool(counts) and counts[len(counts) // 2] >= 2
+
+
+def _jing_line(raw: str, block: list[Line], head: Optional[Head], last: bool, paragraphs: bool = False) -> tuple[int, bool]:
     """Where the 經 starts among the lines after a 疏's first line, and whether that is known: the
-    last line up to its 注 that opens with what the next 疏's head cites (known); else the first
-    line that holds a 注, all the lines before it left to the splitter (not known); after the last
-    疏, nothing."""
+    last line up to its 注 that opens with what the next 疏's head cites (known); else, where the
+    疏's paragraphs are a line each (``paragraphs``), the line after the last of them (known); else
+    the first line that holds a 注, all the lines before it left to the splitter (not known); after
+    the last 疏, nothing."""
     first_zhu = next((j for j, b in enumerate(block) if "(" in b.text(raw) or "（" in b.text(raw)), len(block))
     if head is not None and head.jing:
         found = next((j for j in range(min(first_zhu, len(block) - 1), -1, -1)
                       if letters_only(block[j].text(raw)).startswith(head.jing[0])), None)
         if found is not None:
             return found, True
+    if paragraphs:  # no 疏 paragraph after its 經 starts (a ○鄭《目錄》 line may come before its ○釋曰)
+        return 1 + max((j for j, b in enumerate(block) if SHU_PARAGRAPH.match(b.text(raw))), default=-1), True
     if last and first_zhu == len(block):
         return len(block), True
     return first_zhu, False
