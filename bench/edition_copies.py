@@ -3,7 +3,8 @@ copy's reading agrees with the file's (layers per Han character; tuples).
 
 Copies: converted to simplified characters (opencc t2s, same length); a Kanripo text without its
 org header lines (`#+TITLE`, `#+PROPERTY` …, as Kanripo's web view shows it); a Kanripo text without
-any of Kanripo's marks (header lines, page marks, ¶), as other viewers give it; Windows line ends;
+any of Kanripo's marks (header lines, page marks, ¶), as other viewers give it, and the 單疏本 so with
+ASCII spaces for its full-width ones; Windows line ends;
 a byte-order mark; the punctuated XHTML with its ，。；：？！ made half-width; the Kanripo texts and
 the seeds as web pages saved from a browser (a line a paragraph, inside a site's menu and footer);
 the 鄭注 as a plain text with its 注 in full-width parentheses; the 四庫 as 四庫全書 sites write it
@@ -135,6 +136,7 @@ COPIES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "simplified": (_simplified, (*KANRIPO, "zhushu-xhtml")),
     "no org header": (lambda t: "".join(l for l in t.splitlines(keepends=True) if not l.startswith("#")), KANRIPO),
     "no Kanripo marks": (_unmarked, KANRIPO),
+    "no Kanripo marks, ASCII spaces": (lambda t: _unmarked(t).replace("\u3000", " "), ("danshu-sbck",)),
     "CRLF line ends": (lambda t: t.replace("\n", "\r\n"), (*KANRIPO, "zhushu-xhtml")),
     "byte-order mark": (lambda t: "\ufeff" + t, (*KANRIPO, "zhushu-xhtml")),
     "half-width marks": (lambda t: t.translate(str.maketrans("，。；：？！", ",.;:?!")), ("zhushu-xhtml",)),

@@ -197,6 +197,23 @@ def test_a_kanripo_text_without_any_of_kanripo_marks_reads_as_the_edition(path, 
         assert sum(r.reason == "page" for r in read.removed) > 0.9 * text.count("<pb:")
 
 
+@pytest.mark.parametrize("path", ["danshu-sbck/juan07.txt", "danshu-sbck/juan40.txt"])
+def test_a_danshu_copy_with_ascii_spaces_reads_as_the_edition(path):
+    """A copy of the 單疏本 that writes the spaces between its heads and 釋曰 as ASCII ones (鄉飲至賔介 釋曰),
+    Kanripo's marks gone: still the 單疏本, entry for entry as the Kanripo file."""
+    text = (CORPUS / path).read_text(encoding="utf-8")
+    body = re.sub(r"<pb:[^>]*>", "", "\n".join(l for l in text.splitlines() if not l.startswith("#"))).replace("¶", "")
+    copy = body.replace("\u3000", " ")
+    original, read = segment_layers(text, path), segment_layers(copy, "copy.txt")
+    assert read.layout == original.layout == "kanripo-danshu"
+
+    def entries(source: str, result) -> list[tuple[str, str]]:
+        drops = [(r.start, r.end) for r in result.removed]
+        return [(s.layer, re.sub(r"\s", "", clean_text(source, s.start, s.end, drops))) for s in result.segments]
+
+    assert len(entries(copy, read)) > 40 and entries(copy, read) == entries(text, original)
+
+
 def _site_copy(text: str, opening: str = "【", closing: str = "】") -> str:
     """The 四庫 as the 四庫全書 sites write it: no Kanripo marks, a passage a line (經, 注, 音義 and
     疏 run on, the printed lines and column breaks gone), 音義 and 疏 in 【…】, every line indented

@@ -79,15 +79,28 @@ def bracket_probe(text: str) -> Optional[str]:
     return text.translate(str.maketrans({opening: "(", OTHER_BRACKETS[opening]: ")"}))
 
 
+#: a 單疏本 entry where a copy writes its spaces as ASCII ones (X至Y 釋曰)
+_DANSHU_ENTRY_SPACED = re.compile(r"\S (?:注\S{1,16} )?(?:釋|释)曰")
+
+
+def space_probe(text: str) -> Optional[str]:
+    """``text`` with U+3000 for each ASCII space where a copy of the 單疏本 writes the spaces between
+    its heads and 釋曰 so (X至Y 釋曰), same length; None for a text that writes Kanripo's, or fewer
+    than three such entries. The reader of the 單疏本 finds its entries by those spaces."""
+    if len(_DANSHU_ENTRY.findall(text)) >= 3 or len(_DANSHU_ENTRY_SPACED.findall(text)) < 3:
+        return None
+    return text.replace(" ", "\u3000")
+
+
 def unmarked_edition(text: str) -> Optional[str]:
     """The Kanripo edition a text is written in when Kanripo's own marks are gone (no header
     lines, page marks or ¶: a copy from Kanripo's web view or another viewer): the 四庫 by its
     bracketed 疏 and 音義 (in Kanripo's brackets or, :func:`bracket_probe`, a site's), the 單疏本 by
-    its entries; None for any other text. (The 鄭注 without its marks is read as any plain text with
+    its entries (with Kanripo's spaces or, :func:`space_probe`, ASCII ones); None for any other text. (The 鄭注 without its marks is read as any plain text with
     its 注 in parentheses, :mod:`pipeline.read.parens`.)"""
     if len(_SIKU_GROUP.findall(text)) >= 3 or bracket_probe(text) is not None:
         return "kanripo-siku"
-    if len(_DANSHU_ENTRY.findall(text)) >= 3:
+    if len(_DANSHU_ENTRY.findall(text)) >= 3 or space_probe(text) is not None:
         return "kanripo-danshu"
     return None
 

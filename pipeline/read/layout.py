@@ -22,7 +22,7 @@ from typing import Callable, Optional
 from pipeline.read.docx import is_wordml
 from pipeline.read.html import read_html
 from pipeline.read.kanripo import (bracket_probe, is_kanripo, kanripo_edition, read_danshu, read_siku, read_zhengzhu,
-                                   unmarked_edition)
+                                   space_probe, unmarked_edition)
 from pipeline.read.parens import is_paren_commentary, read_paren_commentary
 from pipeline.read.reading import Reading
 from pipeline.read.script import traditional_probe
@@ -82,9 +82,10 @@ def text_layout(text: str) -> str:
 def read_document(text: str, source: Optional[str] = None) -> Reading:
     """The reading of ``text`` by the reader of its layout. An XHTML or Kanripo edition converted
     to simplified characters is read in its traditional form (:func:`pipeline.read.script.traditional_probe`,
-    same offsets), and a 四庫 that brackets its 疏 as a site does (疏【…】) with Kanripo's brackets
-    (:func:`pipeline.read.kanripo.bracket_probe`, same offsets): those readers know the markers as
-    the editions write them. The web readers know both scripts, and read simplified cues of their
+    same offsets), a 四庫 that brackets its 疏 as a site does (疏【…】) with Kanripo's brackets
+    (:func:`pipeline.read.kanripo.bracket_probe`) and a 單疏本 with ASCII spaces with Kanripo's
+    (:func:`pipeline.read.kanripo.space_probe`), same offsets: those readers know the markers as the
+    editions write them. The web readers know both scripts, and read simplified cues of their
     own (modern prose, site furniture)."""
     layout = detect_layout(text, source)
     if layout == "html":  # a web page, or a Word body (pipeline/read/docx.py): markup around a text
@@ -103,6 +104,8 @@ def _read(text: str, layout: str, layout_of: Callable[[str], str]) -> Reading:
         probe = traditional_probe(text)
         if layout == "kanripo-siku":
             probe = bracket_probe(probe or text) or probe
+        elif layout == "kanripo-danshu":
+            probe = space_probe(probe or text) or probe
         if probe is not None:
             return LAYOUTS[layout_of(probe)](probe)
     return LAYOUTS[layout](text)
