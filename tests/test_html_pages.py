@@ -190,3 +190,16 @@ def test_a_left_out_element_ends_a_line(jing_reader):
     page = _page(f"<div>{first}<footer>© 古籍網</footer>{second}</div><div>{first}<nav><a href='/'>首頁</a></nav>{second}</div>")
     read = jing_reader.process({"text": page, "meta": {"source": "05.html"}})
     assert [_visible(s["text"]) for s in read["segments"][1:]] == [first, second, first, second]
+
+
+def test_an_element_a_site_names_like_its_frame_keeps_the_text_it_holds(jing_reader):
+    """A site whose text container's class has a frame word in it (article-header-body): the element
+    holds most of the page's text, so it is text; the sidebar beside it (a menu) is still left out."""
+    paragraphs = _jing("05")[:40]
+    body = "\n".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+    page = _page(f'<div class="sidebar"><ul><li><a href="/1">士冠禮</a></li><li><a href="/2">士昏禮</a></li>'
+                 f'<li>相關閱讀：儀禮注疏十七卷</li></ul></div>\n<div class="article-header-body">\n{body}\n</div>')
+    plain = jing_reader.process({"text": "\n".join(paragraphs), "meta": {"source": "05.txt"}})
+    read = jing_reader.process({"text": page, "meta": {"source": "05.html"}})
+    assert [_key(a) for a in read["actions"]] == [_key(a) for a in plain["actions"]]
+    assert not any("相關閱讀" in s["text"] or "士昏禮" in s["text"] for s in read["segments"])

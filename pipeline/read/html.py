@@ -6,7 +6,9 @@ Such a page is text inside markup and site furniture. The page's visible text is
 inline ones (``<a>``, ``<span>``, ``<b>``) vanish, character references (``&#x9109;``, ``&amp;``)
 are the characters they name, runs of source whitespace are one space; ``<head>``, scripts, styles,
 forms and the elements a site builds its frame from (``<nav>``, ``<header>``, ``<footer>``, an id
-or class naming a menu, sidebar, breadcrumb …) are left out. A line whose Han text is all or mostly
+or class naming a menu, sidebar, breadcrumb …) are left out — but not an element named so that
+holds most of the page's Han text (``<div class="article-header-body">``): a site's words for its
+containers are its own, and a frame is small beside the text. A line whose Han text is all or mostly
 links (a menu, a breadcrumb, "< 儀禮 | 燕禮 >") or that holds no Han character (a paragraph number;
 not in a Kanripo text, whose reader reads its ``#+`` header lines) is furniture, and a heading
 (``<h1>`` … ``<h6>``) is OTHER. The rest is read by the reader its text calls for
@@ -22,7 +24,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from pipeline.layers.features import is_han
+from pipeline.layers.features import han_count, is_han
 from pipeline.read.furniture import lines
 from pipeline.read.reading import Piece, Reading
 from pipeline.records import Removal
@@ -155,6 +157,7 @@ def page_view(raw: str) -> PageView:
     pre_depth = 0
     pos = 0
     n = len(raw)
+    page_han = han_count(raw)
     while pos < n:
         m = TOKEN.search(raw, pos)
         stop = m.start() if m else n
@@ -171,8 +174,9 @@ def page_view(raw: str) -> PageView:
                 end = _skip_end(raw, name, end)
                 why = "nav" if name in FRAME_TAGS else "markup"
             elif FRAME.search(m.group()):
-                end = _skip_end(raw, name, end)  # a frame element never closed: only its tag goes
-                why = "nav"
+                frame_end = _skip_end(raw, name, end)  # a frame element never closed: only its tag goes
+                if 2 * han_count(raw[m.start():frame_end]) <= page_han:  # not the text itself, whatever its name
+                    end, why = frame_end, "nav"
         b.markup.append((m.start(), end, why))
         if name in BLOCK or end > m.end():  # a left-out element ends a line too
             b.line_break(m.start(), m.end())
