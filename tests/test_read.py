@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.corpus import iter_units
 from pipeline.layers import segment_layers
+from pipeline.process import DocumentProcessor
 from pipeline.read.decode import DecodeError, decode_bytes
 from pipeline.read.layout import detect_layout
 from pipeline.read.reading import clean_text
@@ -286,3 +288,34 @@ def test_a_line_opened_by_shu_and_a_space_in_a_plain_text():
     assert result.layout == "plain"
     assert [(s.layer, s.text) for s in result.segments] == [("JING", jing), ("SHU", shu), ("JING", seed[24])]
     assert [(r.start, r.end, r.reason) for r in result.removed] == [(len(jing) + 1, len(jing) + 2, "marker")]
+
+
+def _kaozheng(path: str) -> str:
+    """A 四庫 chapter's 考證 (the 清 editors' collation notes), as a copy without Kanripo's marks gives it."""
+    text = (CORPUS / path).read_text(encoding="utf-8")
+    start = re.search(r"^#\+PROPERTY: JUAN [^\n]*考證", text, re.M).start()
+    body = "\n".join(line for line in text[start:].splitlines() if not line.startswith("#"))
+    return re.sub(r"<pb:[^>]*>", "", body).replace("¶", "").lstrip("\n")
+
+
+def test_collation_notes_are_kept_apart_from_the_text():
+    """Editors' collation notes quote the 經 and 注 they collate (主人戒賓…○敖繼公云…), and are no text of
+    the edition: a document of them (鄉射禮's 考證 copied alone) is kept apart whole from its title line
+    (儀禮注疏卷五考證, as 阮元's 校勘記: 儀禮注疏卷五挍勘記), and so are notes after a text (the 經
+    alone, then the notes: the 經 reads as without them). The book's title 重栞宋本儀禮注䟽附挍勘記 is
+    no such line."""
+    notes = _kaozheng("zhushu-siku/05_xiangsheli.txt")
+    assert notes.startswith("　儀禮注疏卷五考證") and len(notes) > 1000
+    for title in ("　儀禮注疏卷五考證", "儀禮注疏卷五挍勘記"):
+        copy = notes.replace("　儀禮注疏卷五考證", title, 1)
+        read = segment_layers(copy, "notes.txt")
+        assert read.segments == [] and [(r.reason, r.end) for r in read.removed] == [("collation", len(copy))]
+    jing = "\n".join(u.text for u in iter_units("zhushu-xhtml", chapters=["05"]) if u.layer == "JING") + "\n"
+    processor = DocumentProcessor()
+    alone = processor.process({"text": jing, "meta": {"source": "05.txt"}})
+    both = processor.process({"text": jing + notes, "meta": {"source": "05.txt"}})
+    assert [s["text"] for s in both["segments"]] == [s["text"] for s in alone["segments"]]
+    assert [(a["actor"], a["verb"]) for a in both["actions"]] == [(a["actor"], a["verb"]) for a in alone["actions"]]
+    titled = segment_layers("重栞宋本儀禮注䟽附挍勘記\n" + jing, "05.txt")
+    assert not any(r.reason == "collation" for r in titled.removed)
+    assert sum(s.end - s.start for s in titled.segments) > 0.9 * len(jing)

@@ -47,6 +47,10 @@ _RUNON_SHU = re.compile(r"^[ \u3000]*(?:\[疏\]|【疏】)", re.M)
 _INDENTED_HEAD = re.compile(r"^(?:[ \u3000]+|疏[ \u3000]+)(?:「[^」\n]{1,12}」(?:至「|。)|注「|○釋曰|○注)", re.M)
 _WRAPPED_MARKER = re.compile(r"^(?:鄭注|郑注|註曰|注曰)", re.M)
 _MODERN = re.compile(r"【(?:题解|題解|注释|註釋|译文|譯文)】")
+#: the title line of editors' collation notes: 阮元's 校勘記 after each juan of his 注疏 (儀禮注疏卷二挍勘記,
+#: not the book's title, 重栞宋本儀禮注䟽附挍勘記), the 四庫's 考證 (儀禮注疏卷五考證)
+COLLATION_TITLE = re.compile(r"^[ \u3000]*(?:儀禮|仪礼)(?:注疏|註疏|注䟽|注疏)(?:卷第?[一二三四五六七八九十]+)?"
+                             r"(?:[挍校]勘[記记]|考[證证])序?[ \u3000]*$", re.M)
 
 
 def detect_layout(text: str, source: Optional[str] = None) -> str:
@@ -107,5 +111,16 @@ def _read(text: str, layout: str, layout_of: Callable[[str], str]) -> Reading:
         elif layout == "kanripo-danshu":
             probe = space_probe(probe or text) or probe
         if probe is not None:
-            return LAYOUTS[layout_of(probe)](probe)
-    return LAYOUTS[layout](text)
+            return _collation_apart(text, LAYOUTS[layout_of(probe)](probe))
+    return _collation_apart(text, LAYOUTS[layout](text))
+
+
+def _collation_apart(text: str, reading: Reading) -> Reading:
+    """``reading`` with the editors' collation notes kept apart, from their title line on (reason
+    ``collation``), as the 四庫's 考證 is: 阮元's 校勘記 after a juan of his 注疏, or a document that is
+    nothing else. Its entries quote the 經 and 注 they collate (復者一人, then 毛本…作…), which are
+    no text of the edition."""
+    m = COLLATION_TITLE.search(text)
+    if m is not None and not any(start <= m.start() < end for start, end, _reason in reading.apart):
+        reading.apart.append((m.start(), len(text), "collation"))
+    return reading
