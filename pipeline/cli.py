@@ -150,10 +150,21 @@ def process(
             f"{len(report.rows)} document(s), {report.chars:,} chars in {report.seconds:.1f}s "
             f"({report.chars_per_second:,.0f} chars/s; {report.reused} reused from {output}.d/) → {output}"
         )
-        hint = _unmarked_hint(report.rows)
-        if hint:
-            err.print(hint)
+        for hint in (_unmarked_hint(report.rows), _classic_hint(report.rows)):
+            if hint:
+                err.print(hint)
     _exit_for_failures(report.failed)
+
+
+def _classic_hint(rows) -> Optional[str]:
+    """A word for documents read as the classic alone (pipeline/layers/classic.py): the rule looks for
+    what a commentary writes, and a commentary that writes none of it would be read as 經."""
+    classic = [st for st in rows if not st.error and (st.layout or "").rsplit("/", 1)[-1] == "classic"]
+    if not classic:
+        return None
+    return (f"{len(classic)} document(s) read as the classic alone (no marker, and no gloss or note on the readings "
+            "a commentary writes): every line 經. If one holds commentary, run with -c a config that sets "
+            "[layers] classic_alone = false.")
 
 
 def _unmarked_hint(rows) -> Optional[str]:

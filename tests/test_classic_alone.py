@@ -100,6 +100,19 @@ def test_short_texts_and_a_few_notes_are_left_to_the_model(reader):
     assert not is_classic_alone(annotated)
 
 
+def test_the_run_says_which_documents_it_read_as_the_classic(tmp_path):
+    """`yili process` names the documents it read as the classic alone, and how to read them otherwise."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    (tmp_path / "05-jing.txt").write_text("\n".join(_units("zhushu-xhtml", "05", ("JING",))) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(app, ["process", str(tmp_path / "05-jing.txt"), "-o", str(out), "--no-resume"])
+    assert result.exit_code == 0, result.output
+    assert "1 document(s) read as the classic alone" in result.output and "classic_alone = false" in result.output
+
+
 def test_the_reading_can_be_turned_off_and_the_users_layer_wins():
     """``[layers] classic_alone = false``: the model decides, as before; ``--layer`` names the layer
     whatever the text (the user's word is a marker)."""
