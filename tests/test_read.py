@@ -319,3 +319,19 @@ def test_collation_notes_are_kept_apart_from_the_text():
     titled = segment_layers("重栞宋本儀禮注䟽附挍勘記\n" + jing, "05.txt")
     assert not any(r.reason == "collation" for r in titled.removed)
     assert sum(s.end - s.start for s in titled.segments) > 0.9 * len(jing)
+
+
+@pytest.mark.parametrize("mark", ["'疏'", "‘疏’", "〔疏〕", "［疏］"])
+def test_the_shu_line_mark_in_the_forms_mirrors_write_it(mark):
+    """Seed 004 (漢川草廬's text, [疏] lines) as the sites that copy it turn the brackets ('疏'“爵弁”至“东面”。
+    ○释曰: …): read as the seed, 疏 heads, anchors and all."""
+    text = seed("004")
+    copy = text.replace("[疏]", mark)
+
+    def layers(source: str, result) -> list[tuple[str, str, str]]:
+        drops = [(r.start, r.end) for r in result.removed]
+        return [(s.layer, s.evidence, clean_text(source, s.start, s.end, drops)) for s in result.segments]
+
+    original, read = segment_layers(text, "004.txt"), segment_layers(copy, "004.txt")
+    assert text.count("[疏]") > 20 and read.layout == original.layout == "web-runon"
+    assert layers(copy, read) == layers(text, original)

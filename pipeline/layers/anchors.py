@@ -15,12 +15,14 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Iterable, Optional, Sequence
 
+from pipeline.layers.markers import SHU_LINE_MARK
+
 _OPEN = "「“\"『"
 _CLOSE = "」”\"』"
 _CITE = rf"[{_OPEN}]([^{_CLOSE}{_OPEN}]{{1,24}})[{_CLOSE}]"
 _RANGE = rf"{_CITE}(?:至{_CITE})?"
 HEAD_RE = re.compile(
-    rf"^[\s\u3000]*(?:\[疏\]|【疏】|疏)?[\s\u3000]*"
+    rf"^[\s\u3000]*(?:{SHU_LINE_MARK}|疏)?[\s\u3000]*"
     rf"(?:(?!注){_RANGE}[。.，,]?)?[\s\u3000]*"
     rf"(?:○?注{_RANGE}[。.，,]?)?[\s\u3000]*"
     rf"(?:○?注?(?:釋曰|释曰))?"
@@ -29,7 +31,7 @@ HEAD_RE = re.compile(
 #: a sentence only the 疏 writes: it opens on a 「X」至「Y」 head (of the 經, or 注「X」至「Y」) or on
 #: 釋曰. A lone 「X」 is not enough: the 經 and 注 open sentences on quotations too.
 SHU_OPENING_RE = re.compile(
-    rf"^[\s\u3000○]*(?:\[疏\]|【疏】|疏)?[\s\u3000○]*(?:注?{_CITE}至{_CITE}|注?(?:釋曰|释曰))"
+    rf"^[\s\u3000○]*(?:{SHU_LINE_MARK}|疏)?[\s\u3000○]*(?:注?{_CITE}至{_CITE}|注?(?:釋曰|释曰))"
 )
 
 #: what ends a sentence (a 經 or 注 citation must end on one, preferably)

@@ -24,6 +24,10 @@ class Marker:
 #: later scholars by name: 張子 (張載), 朱子, 程子, 楊氏 (楊復), 敖氏 (敖繼公), 陸氏, 黃氏, 李氏, …
 LATER_SCHOLAR = r"(?:[張张朱程][子]|[楊杨張张朱程呂吕陸陆敖黃黄李蔡陳陈王][氏])曰"
 
+#: a bracketed 疏 that opens a line of a web copy: [疏] (漢川草廬's 十三經注疏), 【疏】, and the forms its
+#: mirrors turn the brackets into ('疏', ‘疏’, ［疏］, 〔疏〕)
+SHU_LINE_MARK = r"(?:\[疏\]|【疏】|［疏］|〔疏〕|'疏'|‘疏’)"
+
 MARKERS: tuple[Marker, ...] = (
     # 鄭玄's 注
     Marker("鄭注", "ZHU", "line"),
@@ -38,6 +42,10 @@ MARKERS: tuple[Marker, ...] = (
     # 賈公彥's 疏
     Marker("[疏]", "SHU", "line"),
     Marker("【疏】", "SHU", "line"),
+    Marker("［疏］", "SHU", "line"),
+    Marker("〔疏〕", "SHU", "line"),
+    Marker("'疏'", "SHU", "line"),
+    Marker("‘疏’", "SHU", "line"),
     Marker("疏(?=[ \u3000])", "SHU", "line", regex=True, note="web copies: 疏 and a space before the head"),
     Marker("○疏曰", "SHU", "inline"),
     Marker("疏曰", "SHU", "line"),

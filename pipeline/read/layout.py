@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
+from pipeline.layers.markers import SHU_LINE_MARK
 from pipeline.read.docx import is_wordml
 from pipeline.read.html import read_html
 from pipeline.read.kanripo import (bracket_probe, is_kanripo, kanripo_edition, read_danshu, read_siku, read_zhengzhu,
@@ -43,7 +44,7 @@ LAYOUTS: dict[str, Callable[[str], Reading]] = {
     "plain": read_plain,
 }
 
-_RUNON_SHU = re.compile(r"^[ \u3000]*(?:\[疏\]|【疏】)", re.M)
+_RUNON_SHU = re.compile(f"^[ \u3000]*{SHU_LINE_MARK}", re.M)
 _INDENTED_HEAD = re.compile(r"^(?:[ \u3000]+|疏[ \u3000]+)(?:「[^」\n]{1,12}」(?:至「|。)|注「|○釋曰|○注)", re.M)
 _WRAPPED_MARKER = re.compile(r"^(?:鄭注|郑注|註曰|注曰)", re.M)
 _MODERN = re.compile(r"【(?:题解|題解|注释|註釋|译文|譯文)】")

@@ -24,7 +24,7 @@ from typing import Optional
 
 from pipeline.layers.anchors import Letters, is_letter, locate, parse_head
 from pipeline.layers.groups import Para, alternate, resolve_group
-from pipeline.layers.markers import Marker, later_scholar, line_marker, marker_span
+from pipeline.layers.markers import SHU_LINE_MARK, Marker, later_scholar, line_marker, marker_span
 from pipeline.read.furniture import NOTE_LINE, footnote_refs, line_furniture, lines
 from pipeline.read.reading import Piece, Reading, trimmed
 from pipeline.records import Removal, RunShape
@@ -115,7 +115,7 @@ def read_web_zhushu(raw: str) -> Reading:
 
 # --- web-runon (seed 004) ---------------------------------------------------------------------------
 
-_SHU_LINE = re.compile(r"^(?:\[疏\]|【疏】)")
+_SHU_LINE = re.compile(f"^{SHU_LINE_MARK}")
 #: a gloss that opens a 注: 谒，告。 / 宁，安也。 / 卓犹的也 / 乃犹女也 — W then a short gloss
 _GLOSS = re.compile(r"^([\u4e00-\u9fff]{1,2})(?:[，,]([\u4e00-\u9fff]{1,6})也?[。；]|(?:犹|猶|谓|謂|读如|讀如|读为|讀為|之言)[\u4e00-\u9fff]{1,8}也?[。；，,])")
 
