@@ -2,8 +2,8 @@
 
 The layer model learned its neighbours from 注疏 editions, where a 注 follows each 經, and its text
 features confuse 經 and 注 on short paragraphs; on a copy of the 經 alone (a ctext or Wikisource
-chapter, one paragraph a line) it read 39% of the characters as 注 or 疏 (held-out chapters). A scholar tells such a copy
-at a glance, by what is missing: 鄭玄's 注 glosses (X謂Y), records the readings of the other texts
+chapter, one paragraph a line) it read 39% of the characters as 注 or 疏 (held-out chapters). A
+scholar tells such a copy at a glance, by what is missing: 鄭玄's 注 glosses (X謂Y), records the readings of the other texts
 (今文X為Y, 古文X作Y) and quotes (云), and 賈公彥's 疏 does all of it at length; the 經 hardly ever
 does (one 謂 in the 經 of ten corpus chapters, outside 喪服, whose 傳 is a commentary within the 經).
 
@@ -11,10 +11,11 @@ So where no marker, anchor or layout decided any 注 or 疏, and the undecided t
 the absence to mean something, a text with at most one such cue in :data:`CHARS_PER_CUE` Han
 characters is read as the classic: its undecided segments are 經 by ``layout`` (the document is the
 classic alone). A shorter text (a chapter as short as 覲禮's 經, an excerpt) must have no cue at all,
-and few of the 也 that end the 注's glosses (X，Y也): the 經 writes it in speeches and its 記. Measured on every window of the corpus editions (chapters of the XHTML, 四庫 and
-SBCK 鄭注 editions cut into stretches of 1,000 to 3,000 Han characters): no window of 經 with its 注
-(or with its 注 and 疏) passes, 90–93% of the windows of 經 alone do (the rest are 喪服's 傳, and
-a 經 that says 謂之 once); ``python bench/classic_alone.py`` scores whole documents.
+and few of the 也 that end the 注's glosses (X，Y也): the 經 writes it in speeches and its 記.
+Measured on every window of the corpus editions (chapters of the XHTML, 四庫 and SBCK 鄭注 editions
+cut into stretches of 600 to 3,000 Han characters): no window of 經 with its 注 (or with its 注 and
+疏) passes, 87–93% of the windows of 經 alone do (the rest are 喪服's 傳, a 經 that says 謂之 once,
+and short stretches of speeches); ``python bench/classic_alone.py`` scores whole documents.
 """
 
 from __future__ import annotations

@@ -96,8 +96,9 @@ def unmarked_edition(text: str) -> Optional[str]:
     """The Kanripo edition a text is written in when Kanripo's own marks are gone (no header
     lines, page marks or ¶: a copy from Kanripo's web view or another viewer): the 四庫 by its
     bracketed 疏 and 音義 (in Kanripo's brackets or, :func:`bracket_probe`, a site's), the 單疏本 by
-    its entries (with Kanripo's spaces or, :func:`space_probe`, ASCII ones); None for any other text. (The 鄭注 without its marks is read as any plain text with
-    its 注 in parentheses, :mod:`pipeline.read.parens`.)"""
+    its entries (with Kanripo's spaces or, :func:`space_probe`, ASCII ones); None for any other
+    text. (The 鄭注 without its marks is read as any plain text with its 注 in parentheses,
+    :mod:`pipeline.read.parens`.)"""
     if len(_SIKU_GROUP.findall(text)) >= 3 or bracket_probe(text) is not None:
         return "kanripo-siku"
     if len(_DANSHU_ENTRY.findall(text)) >= 3 or space_probe(text) is not None:

@@ -50,7 +50,7 @@ _WRAPPED_MARKER = re.compile(r"^(?:鄭注|郑注|註曰|注曰)", re.M)
 _MODERN = re.compile(r"【(?:题解|題解|注释|註釋|译文|譯文)】")
 #: the title line of editors' collation notes: 阮元's 校勘記 after each juan of his 注疏 (儀禮注疏卷二挍勘記,
 #: not the book's title, 重栞宋本儀禮注䟽附挍勘記), the 四庫's 考證 (儀禮注疏卷五考證)
-COLLATION_TITLE = re.compile(r"^[ \u3000]*(?:儀禮|仪礼)(?:注疏|註疏|注䟽|注疏)(?:卷第?[一二三四五六七八九十]+)?"
+COLLATION_TITLE = re.compile(r"^[ \u3000]*(?:儀禮|仪礼)(?:注疏|註疏|注䟽)(?:卷第?[一二三四五六七八九十]+)?"
                              r"(?:[挍校]勘[記记]|考[證证])序?[ \u3000]*$", re.M)
 
 
