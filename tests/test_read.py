@@ -335,3 +335,37 @@ def test_the_shu_line_mark_in_the_forms_mirrors_write_it(mark):
     original, read = segment_layers(text, "004.txt"), segment_layers(copy, "004.txt")
     assert text.count("[疏]") > 20 and read.layout == original.layout == "web-runon"
     assert layers(copy, read) == layers(text, original)
+
+
+def test_a_wrapped_text_whose_commentary_is_set_lower_reads_as_written():
+    """Kanripo shows a 四庫 儀禮 compilation (儀禮集編) with its commentary set a step lower than the
+    經 (` 註曰…`, ` 疏曰…`, and their continuation lines) and a page label between pages ([015-1b]),
+    which may fall inside a block. Seed 002 (儀禮述註) so written — every line of its 註曰 blocks a
+    space in (the 鄭目錄 and later scholars too), a label every twelve lines — reads as the seed: block
+    for block, layer for layer."""
+    from pipeline.read.web import is_title
+
+    text = seed("002")
+    read = segment_layers(text, "002.txt")
+    assert read.layout == "siku-wrapped"
+    layer_at = [""] * len(text)
+    for s in read.segments:
+        layer_at[s.start:s.end] = [s.layer] * (s.end - s.start)
+    out: list[str] = []
+    for k, line in enumerate(text.split("\n")):
+        start = sum(len(x) + 1 for x in text.split("\n")[:k])
+        first = next((layer_at[start + j] for j, ch in enumerate(line) if not ch.isspace() and layer_at[start + j]), "")
+        if k and k % 12 == 0:
+            out.append(f"[015-{k // 24 + 1}{'ab'[(k // 12) % 2]}]")
+        out.append((" " + line) if first in ("ZHU", "SHU", "OTHER") and not is_title(line) else line)
+    copy = "\n".join(out)
+    assert sum(line.startswith(" 註曰") for line in out) > 10
+
+    def layers(source: str, result) -> list[tuple[str, str]]:
+        drops = [(r.start, r.end) for r in result.removed]
+        return [(s.layer, re.sub(r"\s", "", clean_text(source, s.start, s.end, drops))) for s in result.segments]
+
+    lowered = segment_layers(copy, "copy.txt")
+    assert lowered.layout == "siku-wrapped"
+    assert sum(r.reason == "page" for r in lowered.removed) == sum(line.startswith("[015-") for line in out)
+    assert layers(copy, lowered) == layers(text, read)

@@ -27,7 +27,8 @@ SITE_LINE = re.compile(
 )
 #: a viewer's page label between the printed pages of a scanned edition, with its image's name:
 #: 卷一 第 1a 页 WYG0102-0013c.png (where Kanripo writes <pb:KR1d0028_WYG_001-1a>)
-PAGE_LINE = re.compile(r"^[ \t\u3000]*卷[一二三四五六七八九十百〇]+[ \t]*第[ \t]*\d+[ab][ \t]*[页頁][^\n]*$", re.M)
+PAGE_LINE = re.compile(r"^[ \t\u3000]*(?:卷[一二三四五六七八九十百〇]+[ \t]*第[ \t]*\d+[ab][ \t]*[页頁][^\n]*"
+                       r"|\[\d{3}-\d+[ab]\][ \t\u3000]*)$", re.M)
 #: a footnote reference inside running text: (12), （12）, [12]
 FOOTNOTE_REF = re.compile(r"[(（]\d{1,3}[)）]|\[\d{1,3}\]")
 #: a note paragraph: starts with its number

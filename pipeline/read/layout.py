@@ -46,7 +46,7 @@ LAYOUTS: dict[str, Callable[[str], Reading]] = {
 
 _RUNON_SHU = re.compile(f"^[ \u3000]*{SHU_LINE_MARK}", re.M)
 _INDENTED_HEAD = re.compile(r"^(?:[ \u3000]+|疏[ \u3000]+)(?:「[^」\n]{1,12}」(?:至「|。)|注「|○釋曰|○注)", re.M)
-_WRAPPED_MARKER = re.compile(r"^(?:鄭注|郑注|註曰|注曰)", re.M)
+_WRAPPED_MARKER = re.compile(r"^[ \u3000]*(?:鄭注|郑注|註曰|注曰)", re.M)
 _MODERN = re.compile(r"【(?:题解|題解|注释|註釋|译文|譯文)】")
 #: the title line of editors' collation notes: 阮元's 校勘記 after each juan of his 注疏 (儀禮注疏卷二挍勘記,
 #: not the book's title, 重栞宋本儀禮注䟽附挍勘記), the 四庫's 考證 (儀禮注疏卷五考證)

@@ -77,14 +77,19 @@ def read_wrapped(raw: str) -> Reading:
     current: Optional[Block] = None
     last_width = 0.0
     kept: list[tuple[int, int]] = []  # content lines (start, end)
+    indents: list[bool] = []  # whether each line is set lower (its content starts after spaces)
     for s, e in lines(raw):
         removal, content_start = line_furniture(raw, s, e)
+        indents.append(raw[s:s + 1] in (" ", "\u3000"))
         if removal is not None:
             reading.removed.append(removal)
-            kept.append((-1, -1))
+            kept.append((-2, -2) if removal.reason == "page" else (-1, -1))
             continue
         kept.append(trimmed(raw, content_start, e))
+    lowered = _commentary_set_lower(raw, kept, indents)
     for i, (cs, ce) in enumerate(kept):
+        if cs == -2:  # a page label (Kanripo's [010-1b]) falls where the page ends, inside a block or not
+            continue
         if cs >= ce:
             current = None
             continue
@@ -101,7 +106,10 @@ def read_wrapped(raw: str) -> Reading:
                 # commentary (a 注 always follows a 經: then this line is that 經). A preface
                 # (鄭目錄) is set in its own measure: full is as wide as its widest line, less one.
                 full = zhu_width if current.layer != "OTHER" else current.widest - 1
-                continues = last_width >= full and not _next_is_marked(raw, kept, i)
+                # where the commentary is set lower than the 經 (Kanripo shows it a space in), a
+                # lowered line goes on with it — a 注 may be followed by a 疏, not only by a 經
+                followed = indents[i] if lowered else not _next_is_marked(raw, kept, i)
+                continues = last_width >= full and followed
         if continues and current is not None:
             current.end = ce
         elif marker is not None:
@@ -126,6 +134,13 @@ def read_wrapped(raw: str) -> Reading:
     return reading.sort()
 
 
+def _commentary_set_lower(raw: str, kept: list[tuple[int, int]], indents: list[bool]) -> bool:
+    """Whether the text sets its commentary a step lower than its 經 (低一格, as Kanripo's view of
+    the 四庫's 儀禮集編 shows it: `` 註曰…``): most marked lines indented, and three at least."""
+    marked = [indents[i] for i, (cs, ce) in enumerate(kept) if cs < ce and line_marker(raw[cs:ce]) is not None]
+    return sum(marked) >= 3 and 2 * sum(marked) > len(marked)
+
+
 def _next_is_marked(raw: str, kept: list[tuple[int, int]], i: int) -> bool:
     for cs, ce in kept[i + 1:]:
         if cs < ce:
@@ -134,13 +149,16 @@ def _next_is_marked(raw: str, kept: list[tuple[int, int]], i: int) -> bool:
 
 
 _INLINE, _INLINE_MARKERS = inline_regex(circled=True)
+_LINE_INDENT = re.compile("\n[ \u3000]+")
 _TOKEN = re.compile(rf"(?P<note>[(（][^()（）]*[)）])|(?P<marker>{_INLINE.pattern})|(?P<circle>○)")
 
 
 def _inline(raw: str, block: Block, reading: Reading) -> None:
     """Split a block at its notes (案…), ○疏曰, ○張子曰 and bare ○."""
     drops = [(r.start, r.end) for r in reading.removed if r.start >= block.start and r.end <= block.end]
-    view = TextView.of(raw, block.start, block.end, drop=drops, drop_chars=lambda c: c in "\r\n")
+    # a line set lower (its commentary's continuation) starts with spaces: not inside 疏曰 split over lines
+    drops += [(m.start() + 1, m.end()) for m in _LINE_INDENT.finditer(raw, block.start, block.end)]
+    view = TextView.of(raw, block.start, block.end, drop=sorted(drops), drop_chars=lambda c: c in "\r\n")
     vt = view.text
     layer, evidence, score, note = block.layer, block.evidence, block.score, block.note
     run_start = 0
