@@ -369,3 +369,36 @@ def test_a_wrapped_text_whose_commentary_is_set_lower_reads_as_written():
     assert lowered.layout == "siku-wrapped"
     assert sum(r.reason == "page" for r in lowered.removed) == sum(line.startswith("[015-") for line in out)
     assert layers(copy, lowered) == layers(text, read)
+
+
+def test_a_kanripo_text_of_a_later_compilation_is_read_as_a_wrapped_text():
+    """Kanripo also holds the later 儀禮 compilations (儀禮集編, 儀禮述註 …), hard-wrapped, commentary
+    set lower (　註曰…), each line ending in ¶, a page mark on a line of its own. Not one of the three
+    editions: read as the wrapped text it is (it was read as the 鄭注 edition: every line 經). Seed
+    002 (儀禮述註) so written reads as the seed, block for block; the marks are removed."""
+    from pipeline.read.web import is_title
+
+    text = seed("002")
+    read = segment_layers(text, "002.txt")
+    layer_at = [""] * len(text)
+    for s in read.segments:
+        layer_at[s.start:s.end] = [s.layer] * (s.end - s.start)
+    out = ["# -*- mode: mandoku-view; -*-", "#+TITLE: 儀禮述註", "#+PROPERTY: ID KR1d0040", "#+PROPERTY: JUAN 卷十五"]
+    start = 0
+    for k, line in enumerate(text.split("\n")):
+        first = next((layer_at[start + j] for j, ch in enumerate(line) if not ch.isspace() and layer_at[start + j]), "")
+        start += len(line) + 1
+        if k % 10 == 0:
+            out.append(f"<pb:KR1d0040_WYG_015-{k // 20 + 1}{'ab'[(k // 10) % 2]}>¶")
+        if line.strip():
+            out.append(("\u3000" if first in ("ZHU", "SHU", "OTHER") and not is_title(line) else "") + line + "¶")
+    copy = "\n".join(out) + "\n"
+
+    def layers(source: str, result) -> list[tuple[str, str]]:
+        drops = [(r.start, r.end) for r in result.removed]
+        return [(s.layer, re.sub(r"\s", "", clean_text(source, s.start, s.end, drops))) for s in result.segments]
+
+    kanripo = segment_layers(copy, "KR1d0040_015.txt")
+    assert kanripo.layout == "kanripo-wrapped"
+    assert layers(copy, kanripo) == layers(text, read)
+    assert not any(mark in "".join(t for _l, t in layers(copy, kanripo)) for mark in ("¶", "<pb", "#+"))

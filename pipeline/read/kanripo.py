@@ -24,6 +24,7 @@ from pipeline.layers.markers import markers
 from pipeline.read.furniture import PAGE_LINE
 from pipeline.read.parens import bracketed_pieces
 from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
+from pipeline.read.wrapped import read_wrapped
 from pipeline.records import Removal, RunShape
 from pipeline.text.view import TextView
 
@@ -106,16 +107,49 @@ def unmarked_edition(text: str) -> Optional[str]:
     return None
 
 
+#: a line a commentary opens with its marker, set lower or not (鄭注…, 　註曰…), as the later 儀禮
+#: compilations in the 四庫 write theirs (儀禮集釋, 儀禮述註, 儀禮集編): hard-wrapped texts
+_WRAPPED_LINE = re.compile(r"^[ \u3000]*(?:<pb:[^>]*>)?(?:鄭注|郑注|註曰|注曰)", re.M)
+
+
 def kanripo_edition(text: str) -> str:
-    """``kanripo-siku`` / ``kanripo-zhengzhu`` / ``kanripo-danshu``, from the Kanripo ID or, failing that, the markers."""
+    """``kanripo-siku`` / ``kanripo-zhengzhu`` / ``kanripo-danshu``, from the Kanripo ID or, failing
+    that, the markers; ``kanripo-wrapped`` for another work whose commentary opens its lines with
+    鄭注 or 註曰 (a later compilation, not one of the three editions)."""
     m = ID_LINE.search(text[:2000])
     if m and m.group(1) in EDITION_IDS:
         return EDITION_IDS[m.group(1)]
+    if len(_WRAPPED_LINE.findall(text)) >= 3:
+        return "kanripo-wrapped"
     if re.search(r"(?:疏|䟽|音義)\(", text):
         return "kanripo-siku"
     if "　釋曰" in text:
         return "kanripo-danshu"
     return "kanripo-zhengzhu"
+
+
+def read_kanripo_wrapped(text: str) -> Reading:
+    """A Kanripo text of a later compilation (``kanripo-wrapped``), read as the hard-wrapped 四庫 text
+    it is (:func:`pipeline.read.wrapped.read_wrapped`) from a copy of the same length with Kanripo's
+    marks blanked — a page mark alone on its line made the label Kanripo's view shows ([010-1a]), so
+    a block runs on over it — and the marks then removed."""
+    removals = furniture(text)
+    probe = list(text)
+    for r in removals:
+        blank = " " * (r.end - r.start)
+        m = _PAGE_NUMBER.search(text, r.start, r.end) if r.reason == "page" else None
+        alone = (r.start == 0 or text[r.start - 1] == "\n") and not text[r.end:].split("\n", 1)[0].strip("¶\r ")
+        if m is not None and alone:
+            blank = f"[{m.group(1)}]".ljust(r.end - r.start)[: r.end - r.start]
+        probe[r.start:r.end] = blank
+    reading = read_wrapped("".join(probe))
+    reading.layout = "kanripo-wrapped"
+    reading.removed = [r for r in reading.removed if r.reason != "page"] + removals
+    return reading.sort()
+
+
+#: the juan and page of a Kanripo page mark (<pb:KR1d0049_WYG_010-1a>: 010-1a)
+_PAGE_NUMBER = re.compile(r"_(\d{3}-\d+[ab])>")
 
 
 def furniture(text: str, start: int = 0, end: Optional[int] = None) -> list[Removal]:

@@ -6,6 +6,7 @@
 | ``html/…`` | any other HTML page (ctext, Wikisource, saved from a browser): its visible text, read by the reader that text calls for | :mod:`pipeline.read.html` |
 | ``docx/…`` | a Word document's body (WordprocessingML), read as a page is | :mod:`pipeline.read.docx` |
 | ``kanripo-siku`` / ``kanripo-zhengzhu`` / ``kanripo-danshu`` | Kanripo org text: ``#+`` headers, ``<pb:…>``, ``¶`` (or the 四庫 and 單疏 texts without them) | :mod:`pipeline.read.kanripo` |
+| ``kanripo-wrapped`` | Kanripo org text of a later compilation (儀禮集編 …): lines opened by 鄭注 / 註曰, read as ``siku-wrapped`` | :mod:`pipeline.read.kanripo` |
 | ``web-runon`` | a line of 經 with its 注 run on, then a ``[疏]“X”至“Y”`` line | :mod:`pipeline.read.web` |
 | ``web-zhushu`` | 經 / 注 / 疏 paragraphs, the 疏 indented with its head 「X」至「Y」 | :mod:`pipeline.read.web` |
 | ``siku-wrapped`` | lines cut at a fixed width, commentary opened by 鄭注 / 註曰 | :mod:`pipeline.read.wrapped` |
@@ -22,8 +23,8 @@ from typing import Callable, Optional
 from pipeline.layers.markers import SHU_LINE_MARK
 from pipeline.read.docx import is_wordml
 from pipeline.read.html import read_html
-from pipeline.read.kanripo import (bracket_probe, is_kanripo, kanripo_edition, read_danshu, read_siku, read_zhengzhu,
-                                   space_probe, unmarked_edition)
+from pipeline.read.kanripo import (bracket_probe, is_kanripo, kanripo_edition, read_danshu, read_kanripo_wrapped,
+                                   read_siku, read_zhengzhu, space_probe, unmarked_edition)
 from pipeline.read.parens import is_paren_commentary, read_paren_commentary
 from pipeline.read.reading import Reading
 from pipeline.read.script import traditional_probe
@@ -36,6 +37,7 @@ LAYOUTS: dict[str, Callable[[str], Reading]] = {
     "kanripo-siku": read_siku,
     "kanripo-zhengzhu": read_zhengzhu,
     "kanripo-danshu": read_danshu,
+    "kanripo-wrapped": read_kanripo_wrapped,
     "web-runon": read_web_runon,
     "web-zhushu": read_web_zhushu,
     "siku-wrapped": read_wrapped,

@@ -149,15 +149,16 @@ def _next_is_marked(raw: str, kept: list[tuple[int, int]], i: int) -> bool:
 
 
 _INLINE, _INLINE_MARKERS = inline_regex(circled=True)
-_LINE_INDENT = re.compile("\n[ \u3000]+")
+_LINE_BREAK = re.compile("[ \u3000]*\n[ \u3000]*")
 _TOKEN = re.compile(rf"(?P<note>[(（][^()（）]*[)）])|(?P<marker>{_INLINE.pattern})|(?P<circle>○)")
 
 
 def _inline(raw: str, block: Block, reading: Reading) -> None:
     """Split a block at its notes (案…), ○疏曰, ○張子曰 and bare ○."""
     drops = [(r.start, r.end) for r in reading.removed if r.start >= block.start and r.end <= block.end]
-    # a line set lower (its commentary's continuation) starts with spaces: not inside 疏曰 split over lines
-    drops += [(m.start() + 1, m.end()) for m in _LINE_INDENT.finditer(raw, block.start, block.end)]
+    # a line set lower (its commentary's continuation) starts with spaces, and a Kanripo line's end
+    # mark (blanked) leaves one before the break: neither is inside a 疏曰 split over two lines
+    drops += [(m.start(), m.end()) for m in _LINE_BREAK.finditer(raw, block.start, block.end)]
     view = TextView.of(raw, block.start, block.end, drop=sorted(drops), drop_chars=lambda c: c in "\r\n")
     vt = view.text
     layer, evidence, score, note = block.layer, block.evidence, block.score, block.note
