@@ -402,3 +402,41 @@ def test_a_kanripo_text_of_a_later_compilation_is_read_as_a_wrapped_text():
     assert kanripo.layout == "kanripo-wrapped"
     assert layers(copy, kanripo) == layers(text, read)
     assert not any(mark in "".join(t for _l, t in layers(copy, kanripo)) for mark in ("¶", "<pb", "#+"))
+
+
+def test_a_compilation_a_paragraph_a_line_reads_as_wrapped():
+    """A site gives a hard-wrapped compilation a paragraph a line (儀禮集釋 on 中華文庫): no line goes on
+    from the one before, so a 經 after a long 注 is not swallowed by it; and a paragraph opening with
+    釋曰 (the compiler's explanation after 賈公彥's manner, here 賈公彥's own words from the 單疏本) is
+    commentary, not 經. Seed 001 (儀禮集釋) so joined reads as the seed, block for block."""
+    from pipeline.layers.markers import line_marker
+
+    text = seed("001")
+    read = segment_layers(text, "001.txt")
+    starts = {s.start for s in read.segments}
+    paragraphs: list[str] = []
+    pos = 0
+    for line in text.split("\n"):
+        first = pos + len(line) - len(line.lstrip())
+        opens = first in starts or line_marker(line.strip()) is not None or line.lstrip().startswith("(")
+        if line.strip() and paragraphs and not opens:
+            paragraphs[-1] += line.strip()
+        elif line.strip():
+            paragraphs.append(line.strip())
+        pos += len(line) + 1
+    danshu = re.sub(r"¶|\n|<pb:[^>]*>", "", (CORPUS / "danshu-sbck" / "juan11.txt").read_text(encoding="utf-8"))
+    explanation = re.search(r"釋曰自此至無介.+?　", danshu).group().strip("　")
+    first_zhu = next(k for k, p in enumerate(paragraphs) if p.startswith("鄭注"))
+    paragraphs.insert(first_zhu + 1, explanation)
+    copy = "\n".join(paragraphs) + "\n"
+    assert sum(len(p) > 30 for p in paragraphs) * 20 >= len(paragraphs)
+
+    def layers(source: str, result) -> list[tuple[str, str]]:
+        drops = [(r.start, r.end) for r in result.removed]
+        return [(s.layer, re.sub(r"\s", "", clean_text(source, s.start, s.end, drops))) for s in result.segments]
+
+    joined = segment_layers(copy, "copy.txt")
+    assert joined.layout == "siku-wrapped"
+    got = layers(copy, joined)
+    assert ("SHU", explanation) in got
+    assert [g for g in got if g != ("SHU", explanation)] == layers(text, read)

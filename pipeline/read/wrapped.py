@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
 
-from pipeline.layers.markers import inline_regex, line_marker, marker_span
+from pipeline.layers.markers import Marker, inline_regex, line_marker, marker_span
 from pipeline.read.furniture import line_furniture, lines
 from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
 from pipeline.read.web import is_title
@@ -87,6 +87,7 @@ def read_wrapped(raw: str) -> Reading:
             continue
         kept.append(trimmed(raw, content_start, e))
     lowered = _commentary_set_lower(raw, kept, indents)
+    wrapped = _hard_wrapped(raw, kept)
     for i, (cs, ce) in enumerate(kept):
         if cs == -2:  # a page label (Kanripo's [010-1b]) falls where the page ends, inside a block or not
             continue
@@ -94,11 +95,13 @@ def read_wrapped(raw: str) -> Reading:
             current = None
             continue
         text = raw[cs:ce]
-        marker = line_marker(text)
+        marker = line_marker(text) or (EXPLANATION if text.startswith(("釋曰", "释曰")) else None)
         continues = False
         if current is not None and marker is None:
             if text.startswith(("(", "（")):
                 continues = True
+            elif not wrapped:  # a paragraph a line: every line is a block
+                continues = False
             elif current.layer == "JING" or current.note == "title":
                 continues = last_width >= jing_width
             else:
@@ -132,6 +135,23 @@ def read_wrapped(raw: str) -> Reading:
     for block in blocks:
         _inline(raw, block, reading)
     return reading.sort()
+
+
+#: an explanation opening a line (釋曰…): the compiler's, after 賈公彥's manner (儀禮集釋), as the 疏
+EXPLANATION = Marker("釋曰", "SHU", "line", keep=True, note="explanation")
+
+
+#: wider than any column of a printed page (the 四庫's hold 21 or 22 characters)
+PARAGRAPH_WIDTH = 30
+
+
+def _hard_wrapped(raw: str, kept: list[tuple[int, int]]) -> bool:
+    """Whether the lines are cut at a page's width (seeds 001 and 002: none wider than 21), not a
+    paragraph a line as a site gives the same text (儀禮集釋 on 中華文庫: every long paragraph wider
+    than any page's column): then no line goes on from the one before. One line in twenty wider
+    than a column is no page's."""
+    widths = [width(raw[cs:ce], notes_half=True) for cs, ce in kept if cs < ce]
+    return 20 * sum(w > PARAGRAPH_WIDTH for w in widths) < len(widths)
 
 
 def _commentary_set_lower(raw: str, kept: list[tuple[int, int]], indents: list[bool]) -> bool:
