@@ -57,6 +57,8 @@ MARKERS = [
     "【译文】", "（1）", "上一頁", "www.example.com", "○注「", "」至「", "」。", "釋曰：",
     "（", "）", "<nav>", "</nav>", "<a href='/'>", "</a>", "<h1>", "</h1>", "<div class=\"menu\">", "</div>",
     "<script>", "</script>", "<!--", "-->", "&#x8CD3;", "&#37129;", "&amp;", "&nbsp;", "&lt;", "<pre>", "</pre>",
+    "疏【", "】", "音義〔", "〕", "  [疏]", "'疏'", "\n 註曰", "[010-1a]\n", "○釋曰:", " 釋曰", "儀禮注疏卷五考證\n",
+    "儀禮注疏卷五挍勘記\n", "\n　疏曰", "欽定四庫全書\n",
 ]
 piece = st.one_of(st.sampled_from(JING_CLAUSES), st.sampled_from(PUNCT), st.sampled_from(MARKERS), CJK, ASTRAL, ANY_TEXT)
 documents = st.lists(piece, max_size=80).map("".join)
@@ -64,12 +66,14 @@ documents = st.lists(piece, max_size=80).map("".join)
 # what each layout's files start with, so that the reader meets its own structure
 HEADS = {
     "xhtml": ["<?xml version=\"1.0\"?><html><body>\n", ""],
-    "kanripo-siku": ["# -*- mode: mandoku-view; -*-\n#+TITLE: 儀禮注疏\n#+PROPERTY: ID KR1d0027\n<pb:KR1d0027_001-1a>¶\n", ""],
+    "kanripo-siku": ["# -*- mode: mandoku-view; -*-\n#+TITLE: 儀禮注疏\n#+PROPERTY: ID KR1d0027\n<pb:KR1d0027_001-1a>¶\n", "",
+                     "       儀禮注疏卷五\n       鄉射禮第五\n       "],
     "kanripo-zhengzhu": ["# -*- mode: mandoku-view; -*-\n#+PROPERTY: ID KR1d0026\n<pb:KR1d0026_SBCK_003-1a>¶\n", ""],
-    "kanripo-danshu": ["#+PROPERTY: ID KR1d0025\n<pb:KR1d0025_SBCK_001-1a>¶\n　釋曰", ""],
-    "web-runon": ["[疏]“主人”至“拜辱”\n", "【疏】"],
+    "kanripo-danshu": ["#+PROPERTY: ID KR1d0025\n<pb:KR1d0025_SBCK_001-1a>¶\n　釋曰", "", "鄉飲至賔介 釋曰"],
+    "web-runon": ["[疏]“主人”至“拜辱”\n", "【疏】", "  [疏]“主人”至“拜辱”。\n  ○釋曰:", "'疏'"],
     "web-zhushu": ["　　「主人」至「拜辱」\n", "疏　○注「"],
-    "siku-wrapped": ["鄭注", "註曰"],
+    "siku-wrapped": ["鄭注", "註曰", " 註曰", "[010-1a]\n 註曰"],
+    "kanripo-wrapped": ["# -*- mode: mandoku-view; -*-\n#+PROPERTY: ID KR1d0049\n<pb:KR1d0049_WYG_010-1a>¶\n　註曰", ""],
     "web-translation": ["【译文】\n", "（1）"],
     "paren-commentary": ["儀禮卷第十\n", "（郊謂近郊）（諸侯入王）（皮弁者）（天子之玉）（郊舎狹寡）"],
     "html": ["<!DOCTYPE html><html><head><title>儀禮</title></head><body>", "<html><body><nav>首頁</nav>"],
