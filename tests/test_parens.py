@@ -190,3 +190,13 @@ def test_a_mirror_of_the_bracketed_copy_reads_a_shu_paragraph_a_line():
            for s in result.segments if s.layer in ("JING", "ZHU")]
     assert got == [(layer, text.translate(_QUOTES)) for layer, text in units if layer in ("JING", "ZHU")]
     assert sum(1 for line in copy.splitlines() if line.lstrip().startswith("○注")) > 20  # heads on the 注 alone
+
+
+@pytest.mark.parametrize("opening, closing", [("【", "】"), ("〔", "〕")])
+def test_a_copy_that_puts_its_zhu_in_other_brackets_reads_as_the_edition(opening, closing):
+    """覲禮's 鄭注 with each 注 in 【…】 (or 〔…〕) instead of parentheses: the same reading."""
+    edition = _edition("10")
+    copy = _plain_copy(edition).replace("（", opening).replace("）", closing)
+    read, original = segment_layers(copy, "copy.txt"), segment_layers(edition, "edition.txt")
+    assert "（" not in copy and read.layout == "paren-commentary"
+    assert _han_layers(copy, read) == _han_layers(edition, original)

@@ -11,7 +11,7 @@
 | ``web-zhushu`` | 經 / 注 / 疏 paragraphs, the 疏 indented with its head 「X」至「Y」 | :mod:`pipeline.read.web` |
 | ``siku-wrapped`` | lines cut at a fixed width, commentary opened by 鄭注 / 註曰 | :mod:`pipeline.read.wrapped` |
 | ``web-translation`` | a modern edition: 經, numbered notes, 【译文】, vernacular | :mod:`pipeline.read.web` |
-| ``paren-commentary`` | 經 running on, each 注 after it in parentheses: a plain copy of the 鄭注 | :mod:`pipeline.read.parens` |
+| ``paren-commentary`` | 經 running on, each 注 after it in parentheses (or 【】, 〔〕, ［］): a plain copy of the 鄭注 | :mod:`pipeline.read.parens` |
 | ``plain`` | anything else: paragraphs, markers where there are any | :mod:`pipeline.read.web` |
 """
 
@@ -25,7 +25,7 @@ from pipeline.read.docx import is_wordml
 from pipeline.read.html import read_html
 from pipeline.read.kanripo import (bracket_probe, is_kanripo, kanripo_edition, read_danshu, read_kanripo_wrapped,
                                    read_siku, read_zhengzhu, space_probe, unmarked_edition)
-from pipeline.read.parens import is_paren_commentary, read_paren_commentary
+from pipeline.read.parens import is_paren_commentary, paren_probe, read_paren_commentary
 from pipeline.read.reading import Reading
 from pipeline.read.script import traditional_probe
 from pipeline.read.web import is_vernacular, read_plain, read_web_runon, read_web_translation, read_web_zhushu
@@ -81,7 +81,8 @@ def text_layout(text: str) -> str:
     paragraphs = [p for p in text.splitlines() if p.strip()]
     if paragraphs and sum(is_vernacular(p) for p in paragraphs) >= max(3, len(paragraphs) // 5):
         return "web-translation"
-    if is_paren_commentary(text):
+    probe = paren_probe(text)
+    if is_paren_commentary(text) or (probe is not None and is_paren_commentary(probe)):
         return "paren-commentary"
     return "plain"
 
@@ -115,6 +116,8 @@ def _read(text: str, layout: str, layout_of: Callable[[str], str]) -> Reading:
             probe = space_probe(probe or text) or probe
         if probe is not None:
             return _collation_apart(text, LAYOUTS[layout_of(probe)](probe))
+    if layout == "paren-commentary":  # 經【注】: read with （） in place of the copy's brackets
+        return _collation_apart(text, LAYOUTS[layout](paren_probe(text) or text))
     return _collation_apart(text, LAYOUTS[layout](text))
 
 

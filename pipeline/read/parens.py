@@ -57,6 +57,27 @@ def is_paren_commentary(text: str) -> bool:
     return notes * 2 < len(groups) and inside >= MIN_SHARE * max(1, _han(text))
 
 
+#: the other brackets a copy may put its 注 in (【…】, 〔…〕, ［…］), each read as （…）
+OTHER_PAIRS = {"【": "】", "〔": "〕", "［": "］"}
+
+
+def paren_probe(text: str) -> Optional[str]:
+    """``text`` with （） where a copy writes its 注 in another pair of brackets (經【注】經【注】),
+    same length, so that a reading of it holds for ``text``; None for a text with parenthesised
+    groups of its own, or fewer than :data:`MIN_GROUPS` such groups of three Han characters."""
+    if any(_han(m.group(1)) >= _MIN_HAN for m in GROUP.finditer(text)):
+        return None
+    best, count = None, 0
+    for opening, closing in OTHER_PAIRS.items():
+        groups = re.findall(f"{opening}([^{opening}{closing}]*){closing}", text)
+        n = sum(1 for g in groups if _han(g) >= _MIN_HAN)
+        if n > count:
+            best, count = opening, n
+    if best is None or count < MIN_GROUPS:
+        return None
+    return text.translate(str.maketrans({best: "（", OTHER_PAIRS[best]: "）"}))
+
+
 def read_paren_commentary(raw: str) -> Reading:
     reading = Reading("paren-commentary")
     body: list[tuple[int, int]] = []  # runs of lines read by their parentheses
