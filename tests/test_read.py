@@ -440,3 +440,14 @@ def test_a_compilation_a_paragraph_a_line_reads_as_wrapped():
     got = layers(copy, joined)
     assert ("SHU", explanation) in got
     assert [g for g in got if g != ("SHU", explanation)] == layers(text, read)
+
+
+def test_a_zhu_line_before_a_shu_line_is_the_zhu_not_a_jing():
+    """Seed 002 (儀禮述註): a 注 whose last line is short and followed by a 疏曰 line (…三體○ / 疏曰…).
+    A 注 follows its 經, so a line before a 註曰 line is that 經; a 疏 follows the 注 itself, so the
+    line before a 疏曰 line may be the 注's last (it had been read as 經)."""
+    text = seed("002")
+    read = segment_layers(text, "002.txt")
+    for words in ("其可併者二亦得竒名", "有司亦士之屬命于君者也"):
+        at = text.index(words)
+        assert [s.layer for s in read.segments if s.start <= at < s.end] == ["ZHU"], words

@@ -162,9 +162,12 @@ def _commentary_set_lower(raw: str, kept: list[tuple[int, int]], indents: list[b
 
 
 def _next_is_marked(raw: str, kept: list[tuple[int, int]], i: int) -> bool:
+    """Whether the next line opens a 注 (鄭注, 註曰): a 注 follows its 經, so the line before it is
+    that 經. Not a 疏 (疏曰) or a later scholar: they follow the 注 itself, whose last line this may be."""
     for cs, ce in kept[i + 1:]:
         if cs < ce:
-            return line_marker(raw[cs:ce]) is not None
+            marker = line_marker(raw[cs:ce])
+            return marker is not None and marker.layer == "ZHU"
     return False
 
 
