@@ -6,6 +6,12 @@ to the next line while its line is full, and a shorter line ends it; the next li
 block: a marked commentary, or 經. Inside a commentary block, ○疏曰 opens the 疏 and ○張子曰 /
 ○楊氏曰 a later scholar (OTHER); an editor's note (案…) in parentheses is OTHER wherever it is,
 and may run over two lines as ``(…)`` ``(…)``. The widths are measured on the file itself.
+
+The same texts come in other forms: with the commentary set a space lower than the 經 (Kanripo's
+view of 儀禮集編: ` 註曰…`), where a lowered line goes on with the commentary before it; with
+Kanripo's page labels (``[010-1b]``), which fall anywhere and end no block; a paragraph a line (a
+site's copy: one line in twenty or more wider than a page's column), where no line goes on from the
+one before. A line that opens with 釋曰 (the compiler's explanation, 儀禮集釋) opens a 疏 block.
 """
 
 from __future__ import annotations
@@ -111,7 +117,7 @@ def read_wrapped(raw: str) -> Reading:
                 full = zhu_width if current.layer != "OTHER" else current.widest - 1
                 # where the commentary is set lower than the 經 (Kanripo shows it a space in), a
                 # lowered line goes on with it — a 注 may be followed by a 疏, not only by a 經
-                followed = indents[i] if lowered else not _next_is_marked(raw, kept, i)
+                followed = indents[i] if lowered else not _next_opens_zhu(raw, kept, i)
                 continues = last_width >= full and followed
         if continues and current is not None:
             current.end = ce
@@ -161,7 +167,7 @@ def _commentary_set_lower(raw: str, kept: list[tuple[int, int]], indents: list[b
     return sum(marked) >= 3 and 2 * sum(marked) > len(marked)
 
 
-def _next_is_marked(raw: str, kept: list[tuple[int, int]], i: int) -> bool:
+def _next_opens_zhu(raw: str, kept: list[tuple[int, int]], i: int) -> bool:
     """Whether the next line opens a 注 (鄭注, 註曰): a 注 follows its 經, so the line before it is
     that 經. Not a 疏 (疏曰) or a later scholar: they follow the 注 itself, whose last line this may be."""
     for cs, ce in kept[i + 1:]:
