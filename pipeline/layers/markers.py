@@ -40,12 +40,7 @@ MARKERS: tuple[Marker, ...] = (
     Marker("鄭目録云", "OTHER", "line", keep=True),
     Marker("郑目录云", "OTHER", "line", keep=True),
     # 賈公彥's 疏
-    Marker("[疏]", "SHU", "line"),
-    Marker("【疏】", "SHU", "line"),
-    Marker("［疏］", "SHU", "line"),
-    Marker("〔疏〕", "SHU", "line"),
-    Marker("'疏'", "SHU", "line"),
-    Marker("‘疏’", "SHU", "line"),
+    Marker(SHU_LINE_MARK, "SHU", "line", regex=True, note="web copies: [疏], 【疏】 …"),
     Marker("疏(?=[ \u3000])", "SHU", "line", regex=True, note="web copies: 疏 and a space before the head"),
     Marker("○疏曰", "SHU", "inline"),
     Marker("疏曰", "SHU", "line"),

@@ -22,9 +22,10 @@ from typing import Optional
 
 from pipeline.layers.markers import markers
 from pipeline.read.furniture import PAGE_LINE
-from pipeline.read.parens import bracketed_pieces
+from pipeline.read.parens import OTHER_PAIRS, bracketed_pieces
 from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
-from pipeline.read.wrapped import read_wrapped
+from pipeline.read.web import is_title
+from pipeline.read.wrapped import WRAPPED_MARKER, read_wrapped
 from pipeline.records import Removal, RunShape
 from pipeline.text.view import TextView
 
@@ -61,9 +62,9 @@ def is_kanripo(text: str) -> bool:
 #: the 四庫 注疏's bracketed commentaries (疏(…), 音義(…)) and the 單疏本's entries (X至Y　釋曰)
 _SIKU_GROUP = re.compile(r"(?:疏|䟽|音義|音义)\(")
 _DANSHU_ENTRY = re.compile(r"\S　(?:注\S{1,16}　)?(?:釋|释)曰")
-#: the brackets other copies of the 四庫 write its 疏 and 音義 in (a site's 疏【…】, 〔…〕, full-width
-#: （…）, ［…］), each read as Kanripo's ( … )
-OTHER_BRACKETS = {"【": "】", "〔": "〕", "（": "）", "［": "］"}
+#: the brackets other copies of the 四庫 write its 疏 and 音義 in (a site's 疏【…】, 〔…〕, ［…］, and
+#: full-width （…）), each read as Kanripo's ( … )
+OTHER_BRACKETS = {**OTHER_PAIRS, "（": "）"}
 _SIKU_OTHER_GROUP = re.compile("(?:疏|䟽|音義|音义)([" + "".join(OTHER_BRACKETS) + "])")
 
 
@@ -107,11 +108,6 @@ def unmarked_edition(text: str) -> Optional[str]:
     return None
 
 
-#: a line a commentary opens with its marker, set lower or not (鄭注…, 　註曰…), as the later 儀禮
-#: compilations in the 四庫 write theirs (儀禮集釋, 儀禮述註, 儀禮集編): hard-wrapped texts
-_WRAPPED_LINE = re.compile(r"^[ \u3000]*(?:<pb:[^>]*>)?(?:鄭注|郑注|註曰|注曰)", re.M)
-
-
 def kanripo_edition(text: str) -> str:
     """``kanripo-siku`` / ``kanripo-zhengzhu`` / ``kanripo-danshu``, from the Kanripo ID or, failing
     that, the markers; ``kanripo-wrapped`` for another work whose commentary opens its lines with
@@ -119,7 +115,7 @@ def kanripo_edition(text: str) -> str:
     m = ID_LINE.search(text[:2000])
     if m and m.group(1) in EDITION_IDS:
         return EDITION_IDS[m.group(1)]
-    if len(_WRAPPED_LINE.findall(text)) >= 3:
+    if len(WRAPPED_MARKER.findall(text)) >= 3:
         return "kanripo-wrapped"
     if re.search(r"(?:疏|䟽|音義)\(", text):
         return "kanripo-siku"
@@ -138,9 +134,10 @@ def read_kanripo_wrapped(text: str) -> Reading:
     for r in removals:
         blank = " " * (r.end - r.start)
         m = _PAGE_NUMBER.search(text, r.start, r.end) if r.reason == "page" else None
-        alone = (r.start == 0 or text[r.start - 1] == "\n") and not text[r.end:].split("\n", 1)[0].strip("¶\r ")
-        if m is not None and alone:
-            blank = f"[{m.group(1)}]".ljust(r.end - r.start)[: r.end - r.start]
+        if m is not None and (r.start == 0 or text[r.start - 1] == "\n"):
+            line_end = text.find("\n", r.end)
+            if not text[r.end:len(text) if line_end < 0 else line_end].strip("¶\r "):  # the mark alone on its line
+                blank = f"[{m.group(1)}]".ljust(r.end - r.start)[: r.end - r.start]
         probe[r.start:r.end] = blank
     reading = read_wrapped("".join(probe))
     reading.layout = "kanripo-wrapped"
@@ -214,11 +211,10 @@ _SIKU_TOKEN = re.compile(
     + r")?\(|○|" + re.escape(_INLINE_ZHU)
 )
 _SHU_OPENING = ("釋曰", "注釋曰")
-#: the 四庫's title lines, which Kanripo indents with a full-width space and a site copy (a passage a
-#: line, every line indented alike) does not: 欽定四庫全書, 儀禮注疏卷N, 漢鄭氏注　唐陸德明音義　賈公彦疏,
-#: the chapter's title (鄉射禮第五)
-SIKU_TITLE = re.compile(r"(?:欽定四庫全書|钦定四库全书|(?:儀禮|仪礼)(?:注疏|註疏)卷[一二三四五六七八九十]+"
-                        r"|[漢汉][鄭郑]氏注[^()]*|[^\s()○]{1,6}第[一二三四五六七八九十]{1,3})$")
+#: the 四庫's line of its commentators (漢鄭氏注　唐陸德明音義　賈公彦疏), a title line as 欽定四庫全書,
+#: 儀禮注疏卷N and 鄉射禮第五 are (:func:`pipeline.read.web.is_title`): Kanripo indents them with a
+#: full-width space, and a site copy (a passage a line, every line indented alike) does not
+SIKU_AUTHORS = re.compile(r"[漢汉][鄭郑]氏注[^()]*$")
 
 
 def read_siku(text: str) -> Reading:
@@ -236,7 +232,7 @@ def read_siku(text: str) -> Reading:
     for s, e, content in _lines(text, 0, body_end):
         if text.startswith("#", s):
             continue
-        if content.startswith("　") or SIKU_TITLE.match(content.strip()):
+        if content.startswith("　") or is_title(content) or SIKU_AUTHORS.match(content.strip()):
             titles.append((s, e))
             piece = _line_piece(text, s, e, "OTHER", "title")
             if piece:

@@ -29,7 +29,7 @@ from pipeline.read.parens import is_paren_commentary, paren_probe, read_paren_co
 from pipeline.read.reading import Reading
 from pipeline.read.script import traditional_probe
 from pipeline.read.web import is_vernacular, read_plain, read_web_runon, read_web_translation, read_web_zhushu
-from pipeline.read.wrapped import read_wrapped
+from pipeline.read.wrapped import WRAPPED_MARKER, read_wrapped
 from pipeline.read.xhtml import is_ebook, is_xhtml, read_xhtml
 
 LAYOUTS: dict[str, Callable[[str], Reading]] = {
@@ -48,7 +48,6 @@ LAYOUTS: dict[str, Callable[[str], Reading]] = {
 
 _RUNON_SHU = re.compile(f"^[ \u3000]*{SHU_LINE_MARK}", re.M)
 _INDENTED_HEAD = re.compile(r"^(?:[ \u3000]+|疏[ \u3000]+)(?:「[^」\n]{1,12}」(?:至「|。)|注「|○釋曰|○注)", re.M)
-_WRAPPED_MARKER = re.compile(r"^[ \u3000]*(?:鄭注|郑注|註曰|注曰)", re.M)
 _MODERN = re.compile(r"【(?:题解|題解|注释|註釋|译文|譯文)】")
 #: the title line of editors' collation notes: 阮元's 校勘記 after each juan of his 注疏 (儀禮注疏卷二挍勘記,
 #: not the book's title, 重栞宋本儀禮注䟽附挍勘記), the 四庫's 考證 (儀禮注疏卷五考證)
@@ -74,7 +73,7 @@ def text_layout(text: str) -> str:
     unmarked = unmarked_edition(text)  # after the web copies' own marks: their 疏 may write 」　釋曰
     if unmarked is not None:
         return unmarked
-    if len(_WRAPPED_MARKER.findall(text)) >= 3:
+    if len(WRAPPED_MARKER.findall(text)) >= 3:
         return "siku-wrapped"
     if _MODERN.search(text):
         return "web-translation"
@@ -107,18 +106,25 @@ def read_text(text: str) -> Reading:
     return _read(text, text_layout(text), text_layout)
 
 
+#: a copy of the same length that a layout's reader reads in place of the text, where the text writes
+#: the edition's marks otherwise: a site's 疏【…】, a 單疏本's ASCII spaces, 經【注】 for 經（注）
+PROBES: dict[str, Callable[[str], Optional[str]]] = {
+    "kanripo-siku": bracket_probe,
+    "kanripo-danshu": space_probe,
+    "paren-commentary": paren_probe,
+}
+
+
 def _read(text: str, layout: str, layout_of: Callable[[str], str]) -> Reading:
+    probe = text
     if layout == "xhtml" or layout.startswith("kanripo"):
-        probe = traditional_probe(text)
-        if layout == "kanripo-siku":
-            probe = bracket_probe(probe or text) or probe
-        elif layout == "kanripo-danshu":
-            probe = space_probe(probe or text) or probe
-        if probe is not None:
-            return _collation_apart(text, LAYOUTS[layout_of(probe)](probe))
-    if layout == "paren-commentary":  # 經【注】: read with （） in place of the copy's brackets
-        return _collation_apart(text, LAYOUTS[layout](paren_probe(text) or text))
-    return _collation_apart(text, LAYOUTS[layout](text))
+        traditional = traditional_probe(text)
+        if traditional is not None:
+            probe, layout = traditional, layout_of(traditional)
+    variant = PROBES.get(layout)
+    if variant is not None:
+        probe = variant(probe) or probe
+    return _collation_apart(text, LAYOUTS[layout](probe))
 
 
 def _collation_apart(text: str, reading: Reading) -> Reading:

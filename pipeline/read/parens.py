@@ -57,7 +57,7 @@ def is_paren_commentary(text: str) -> bool:
     return notes * 2 < len(groups) and inside >= MIN_SHARE * max(1, _han(text))
 
 
-#: the other brackets a copy may put its 注 in (【…】, 〔…〕, ［…］), each read as （…）
+#: the other brackets a copy may put its commentary in (【…】, 〔…〕, ［…］), each read as （…）
 OTHER_PAIRS = {"【": "】", "〔": "〕", "［": "］"}
 
 

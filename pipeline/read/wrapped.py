@@ -17,6 +17,7 @@ one before. A line that opens with 釋曰 (the compiler's explanation, 儀禮集
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
@@ -28,6 +29,9 @@ from pipeline.read.web import is_title
 from pipeline.records import Removal
 from pipeline.text.view import TextView
 
+#: a line a commentary opens with its marker, set lower or not (鄭注…, 　註曰…, after a Kanripo page
+#: mark): the hard-wrapped compilations' (儀禮集釋, 儀禮述註, 儀禮集編), as text or as Kanripo org text
+WRAPPED_MARKER = re.compile(r"^[ \u3000]*(?:<pb:[^>]*>)?(?:鄭注|郑注|註曰|注曰)", re.M)
 NOTE = re.compile(r"\([^()\n]*\)?|\（[^（）\n]*\）?")
 ENTITY = re.compile(r"&[A-Za-z0-9]+;")
 
@@ -92,8 +96,11 @@ def read_wrapped(raw: str) -> Reading:
             kept.append((-2, -2) if removal.reason == "page" else (-1, -1))
             continue
         kept.append(trimmed(raw, content_start, e))
-    lowered = _commentary_set_lower(raw, kept, indents)
-    wrapped = _hard_wrapped(raw, kept)
+    # each content line's own marker and printed width, read once
+    marks = [line_marker(raw[cs:ce]) if cs < ce else None for cs, ce in kept]
+    widths = [width(raw[cs:ce], notes_half=True) if cs < ce else 0.0 for cs, ce in kept]
+    lowered = _commentary_set_lower(marks, indents)
+    wrapped = _hard_wrapped([w for (cs, ce), w in zip(kept, widths) if cs < ce])
     for i, (cs, ce) in enumerate(kept):
         if cs == -2:  # a page label (Kanripo's [010-1b]) falls where the page ends, inside a block or not
             continue
@@ -101,7 +108,7 @@ def read_wrapped(raw: str) -> Reading:
             current = None
             continue
         text = raw[cs:ce]
-        marker = line_marker(text) or (EXPLANATION if text.startswith(("釋曰", "释曰")) else None)
+        marker = marks[i] or (EXPLANATION if text.startswith(("釋曰", "释曰")) else None)
         continues = False
         if current is not None and marker is None:
             if text.startswith(("(", "（")):
@@ -117,7 +124,7 @@ def read_wrapped(raw: str) -> Reading:
                 full = zhu_width if current.layer != "OTHER" else current.widest - 1
                 # where the commentary is set lower than the 經 (Kanripo shows it a space in), a
                 # lowered line goes on with it — a 注 may be followed by a 疏, not only by a 經
-                followed = indents[i] if lowered else not _next_opens_zhu(raw, kept, i)
+                followed = indents[i] if lowered else not _next_opens_zhu(kept, marks, i)
                 continues = last_width >= full and followed
         if continues and current is not None:
             current.end = ce
@@ -135,11 +142,15 @@ def read_wrapped(raw: str) -> Reading:
         else:
             current = Block("JING", cs, ce, "layout", 0.85)
             blocks.append(current)
-        last_width = width(text, notes_half=True)
+        last_width = widths[i]
         if current is not None:
             current.widest = max(current.widest, last_width)
+    # the removals so far (furniture, markers), by start: each block takes those inside it
+    found = sorted((r.start, r.end) for r in reading.removed)
+    starts = [s for s, _e in found]
     for block in blocks:
-        _inline(raw, block, reading)
+        inside = found[bisect_left(starts, block.start):bisect_right(starts, block.end)]
+        _inline(raw, block, reading, [(s, e) for s, e in inside if e <= block.end])
     return reading.sort()
 
 
@@ -151,29 +162,27 @@ EXPLANATION = Marker("釋曰", "SHU", "line", keep=True, note="explanation")
 PARAGRAPH_WIDTH = 30
 
 
-def _hard_wrapped(raw: str, kept: list[tuple[int, int]]) -> bool:
+def _hard_wrapped(widths: list[float]) -> bool:
     """Whether the lines are cut at a page's width (seeds 001 and 002: none wider than 21), not a
     paragraph a line as a site gives the same text (儀禮集釋 on 中華文庫: every long paragraph wider
     than any page's column): then no line goes on from the one before. One line in twenty wider
-    than a column is no page's."""
-    widths = [width(raw[cs:ce], notes_half=True) for cs, ce in kept if cs < ce]
+    than a column is no page's. ``widths``: the content lines' printed widths."""
     return 20 * sum(w > PARAGRAPH_WIDTH for w in widths) < len(widths)
 
 
-def _commentary_set_lower(raw: str, kept: list[tuple[int, int]], indents: list[bool]) -> bool:
+def _commentary_set_lower(marks: list[Optional[Marker]], indents: list[bool]) -> bool:
     """Whether the text sets its commentary a step lower than its 經 (低一格, as Kanripo's view of
     the 四庫's 儀禮集編 shows it: `` 註曰…``): most marked lines indented, and three at least."""
-    marked = [indents[i] for i, (cs, ce) in enumerate(kept) if cs < ce and line_marker(raw[cs:ce]) is not None]
+    marked = [indent for mark, indent in zip(marks, indents) if mark is not None]
     return sum(marked) >= 3 and 2 * sum(marked) > len(marked)
 
 
-def _next_opens_zhu(raw: str, kept: list[tuple[int, int]], i: int) -> bool:
-    """Whether the next line opens a 注 (鄭注, 註曰): a 注 follows its 經, so the line before it is
-    that 經. Not a 疏 (疏曰) or a later scholar: they follow the 注 itself, whose last line this may be."""
-    for cs, ce in kept[i + 1:]:
-        if cs < ce:
-            marker = line_marker(raw[cs:ce])
-            return marker is not None and marker.layer == "ZHU"
+def _next_opens_zhu(kept: list[tuple[int, int]], marks: list[Optional[Marker]], i: int) -> bool:
+    """Whether the next content line opens a 注 (鄭注, 註曰): a 注 follows its 經, so the line before it
+    is that 經. Not a 疏 (疏曰) or a later scholar: they follow the 注 itself, whose last line this may be."""
+    for j in range(i + 1, len(kept)):
+        if kept[j][0] < kept[j][1]:
+            return marks[j] is not None and marks[j].layer == "ZHU"
     return False
 
 
@@ -182,9 +191,8 @@ _LINE_BREAK = re.compile("[ \u3000]*\n[ \u3000]*")
 _TOKEN = re.compile(rf"(?P<note>[(（][^()（）]*[)）])|(?P<marker>{_INLINE.pattern})|(?P<circle>○)")
 
 
-def _inline(raw: str, block: Block, reading: Reading) -> None:
-    """Split a block at its notes (案…), ○疏曰, ○張子曰 and bare ○."""
-    drops = [(r.start, r.end) for r in reading.removed if r.start >= block.start and r.end <= block.end]
+def _inline(raw: str, block: Block, reading: Reading, drops: list[tuple[int, int]]) -> None:
+    """Split a block at its notes (案…), ○疏曰, ○張子曰 and bare ○; ``drops``: the removals inside it."""
     # a line set lower (its commentary's continuation) starts with spaces, and a Kanripo line's end
     # mark (blanked) leaves one before the break: neither is inside a 疏曰 split over two lines
     drops += [(m.start(), m.end()) for m in _LINE_BREAK.finditer(raw, block.start, block.end)]
