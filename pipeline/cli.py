@@ -88,6 +88,8 @@ def process(
     layer: Optional[str] = typer.Option(None, "--layer", help="The layer of text no marker, anchor or layout decides "
                                         "(JING for a copy of the classic without commentary); default: the layer model, except that a "
                                         "copy of the classic alone of 600 Han characters or more is read as 經 by itself."),
+    witness: Optional[List[str]] = typer.Option(None, "--witness", help="Another edition of the same text (files, folders or globs; "
+                                                "repeatable): where the texts line up, its punctuation and its layers are used."),
 ) -> None:
     """Segment layers, split sentences, tag spans and extract action tuples (SCHEMA section 6)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -105,7 +107,10 @@ def process(
         raise typer.Exit(code=2)
     loaded = None
     try:
-        cfg = load_config(config, {"layers": {"undecided_layer": layer.upper()}} if layer else None)
+        overrides: dict = {"layers": {"undecided_layer": layer.upper()}} if layer else {}
+        if witness:
+            overrides["witness"] = _witness_setting(witness)
+        cfg = load_config(config, overrides or None)
         undecided_layer(cfg)  # a wrong --layer (or [layers] undecided_layer) fails the run once, here
         if executor == "local":  # fail once, clearly, if a model the config asks for is missing
             from pipeline.process import DocumentProcessor
@@ -154,6 +159,25 @@ def process(
             if hint:
                 err.print(hint)
     _exit_for_failures(report.failed)
+
+
+def _witness_setting(paths: List[str]) -> dict:
+    """``[witness]`` for the paths named: absolute, and with a digest of the files' bytes, so that a
+    resumed run recomputes the documents when a witness changed (the config is part of their key)."""
+    import hashlib
+
+    from pipeline.read.inputs import expand_paths
+
+    files = list(expand_paths(paths))
+    if not files:
+        raise ValueError(f"--witness: no file in {', '.join(paths)}")
+    digest = hashlib.sha1()
+    for path in files:
+        if not path.is_file():
+            raise ValueError(f"--witness: no such file: {path}")
+        digest.update(str(path.resolve()).encode())
+        digest.update(path.read_bytes())
+    return {"paths": [str(path.resolve()) for path in files], "digest": digest.hexdigest()[:12]}
 
 
 def _classic_hint(rows) -> Optional[str]:

@@ -172,6 +172,8 @@ class DocumentProcessor:
         self._layer_model_error: Optional[str] = None
         self._splitter = splitter
         self._splitter_loaded = splitter is not None
+        self._witness: Any = None
+        self._witness_loaded = False
         #: seconds spent per stage over every document this processor has seen (for benchmarks)
         self.timings: Counter = Counter()
 
@@ -245,11 +247,61 @@ class DocumentProcessor:
                 self._layer_model.use_memory = bool(settings.get("document_memory", True))
         return self._layer_model
 
+    @property
+    def witness(self):
+        """The editions ``[witness] paths`` names, read once, as one text
+        (:class:`~pipeline.text.collate.Witness`), or None."""
+        if not self._witness_loaded:
+            self._witness_loaded = True
+            paths = (self.config.get("witness") or {}).get("paths") or []
+            if paths:
+                self._witness = self.read_witness(paths)
+        return self._witness
+
+    def use_witness(self, paths: Optional[Sequence[str]]) -> None:
+        """Collate the documents from now on with the editions ``paths`` names (None: no witness)."""
+        self._witness = self.read_witness(paths) if paths else None
+        self._witness_loaded = True
+
+    def read_witness(self, paths: Sequence[str]):
+        """The witness of the files, folders or globs ``paths``: each document read into its layers
+        as `yili process` reads it. A document that cannot be read fails, naming it and its line."""
+        from pipeline.read.inputs import iter_inputs
+        from pipeline.text.collate import Witness
+
+        found = []
+        for item in iter_inputs(paths):
+            if item.error is not None:
+                raise ValueError(f"witness {item.error}")
+            record = item.record
+            work = _working_text(record["text"])
+            _layout, segments, removed = self.layers({**record, "text": work})
+            found.append(Witness.from_segments(item.origin, work, segments, removed))
+        if not found:
+            raise ValueError(f"witness: no document in {', '.join(map(str, paths))}")
+        return Witness.join(found)
+
+    def collate(self, text: str, segments: list[Segment], removed: list[Removal], work: Optional[str] = None):
+        """``segments`` with those the models decided cut to the witness's layers where it lines up
+        with the document, and the collation (None without a witness, or where too little lines up).
+        ``work``: the working copy the stages read (same offsets as ``text``)."""
+        if self.witness is None:
+            return segments, None
+        from pipeline.text.collate import Collation
+
+        collation = Collation.of(work if work is not None else text, removed, self.witness)
+        if collation is None:
+            return segments, None
+        out: list[Segment] = []
+        for seg in segments:
+            out.extend(collation.layers(text, seg) if seg.evidence in ("model", "default") else [seg])
+        return out, collation
+
     def preload(self) -> None:
         """Load every model the config asks for now, so that a missing model fails the run once, clearly."""
         from pipeline.nlp.ruler import LexiconSpans
 
-        _ = self.nlp, self.nlp_lexicon, self.extractor, self.splitter, self.layer_model
+        _ = self.nlp, self.nlp_lexicon, self.extractor, self.splitter, self.layer_model, self.witness
         if "span_model" in self.nlp.pipe_names or not isinstance(self.nlp_lexicon, LexiconSpans):
             # some text will be tokenized: the backend's dictionary loaded once, before any fork
             warm_up = getattr(self.nlp.tokenizer, "warm_up", None)
@@ -329,11 +381,16 @@ class DocumentProcessor:
         else:  # the stages read the working copy (U+FFFD, 。); offsets are the same, texts the raw ones
             layout, segments, removed = self.layers({**record, "text": work})
             segments = [Segment(s.layer, s.start, s.end, text[s.start:s.end], s.evidence, s.score, s.shape) for s in segments]
+        segments, collation = self.collate(text, segments, removed, work)
         t1 = clock()
         self.timings["layers"] += t1 - t0
         meta = out.get("meta")
         if isinstance(meta, dict) and "encoding" in meta and layout != "record":  # a whole file we read
             meta.setdefault("layout", layout)
+        if collation is not None:  # which edition lent its 斷句 and layers, and to how much of the text
+            if not isinstance(meta, dict):
+                meta = out["meta"] = {}
+            meta["witness"] = {"sources": collation.sources(), "share": round(collation.share, 4)}
         drop = sorted((r.start, r.end) for r in removed)
         tag_layers = set(self.config.get("nlp", {}).get("tag_layers", ["JING", "ZHU", "SHU"]))
         action_layers = set(self.config.get("actions", {}).get("layers", ["JING"]))
@@ -347,7 +404,7 @@ class DocumentProcessor:
         views = [(seg, view) for seg, view in views if view.text]
         t2 = clock()
         self.timings["normalise"] += t2 - t1
-        given = self._breaks(views)
+        given = self._breaks(views, collation)
         t3 = clock()
         self.timings["sentences"] += t3 - t2
         wanted = [n for n, (seg, _view) in enumerate(views) if seg.layer in tag_layers or seg.layer in action_layers]
@@ -401,9 +458,10 @@ class DocumentProcessor:
         out["removed"] = [r.to_dict() for r in prep.removed]
         return out
 
-    def _breaks(self, views: list) -> dict[int, "_GivenBreaks"]:
+    def _breaks(self, views: list, collation: Any = None) -> dict[int, "_GivenBreaks"]:
         """The 斷句 of every unpunctuated 經/注/疏 view of a document, in one batch (the model is
-        much faster on many texts at once), each with its layer's features. Index → splitter."""
+        much faster on many texts at once), each with its layer's features; where a punctuated
+        witness lines up with the view, its breaks instead. Index → splitter."""
         from pipeline.text.sentences import is_punctuated
 
         wanted = [n for n, (seg, view) in enumerate(views) if seg.layer != "OTHER" and not is_punctuated(view.text)]
@@ -412,7 +470,25 @@ class DocumentProcessor:
         found = self.splitter.breaks_many([views[n][1].text for n in wanted], [views[n][0].layer for n in wanted])
         if self.config.get("sentences", {}).get("shu_quotations", True):
             found = self._with_quotations(views, wanted, found)
+        if collation is not None:
+            found = [self._with_witness(views[n][1], breaks, collation) for n, breaks in zip(wanted, found)]
         return {n: _GivenBreaks(b) for n, b in zip(wanted, found)}
+
+    @staticmethod
+    def _with_witness(view: Any, breaks: list, collation: Any) -> list:
+        """``breaks`` where the witness is silent; where it speaks, a break where it has one (of the
+        model's kind where the model breaks there too) and none where it has none."""
+        from pipeline.text.sentences import Break
+
+        decided = collation.breaks(view.starts, view.text)
+        if not decided:
+            return breaks
+        # where the model breaks too, its kind stays: the model's sentence kinds were chosen for the
+        # tuples (pipeline/text/sentence_kind.py); the editor's 。 against ， moved them −0.2 point
+        model_kind = {b.pos: b.kind for b in breaks}
+        kept = [b for b in breaks if b.pos not in decided]
+        kept.extend(Break(pos, model_kind.get(pos, kind)) for pos, kind in decided.items() if kind is not None)
+        return sorted(kept, key=lambda b: b.pos)
 
     @staticmethod
     def _with_quotations(views: list, wanted: list[int], found: list[list]) -> list[list]:

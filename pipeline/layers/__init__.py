@@ -5,7 +5,8 @@ layout's reader mark layers and furniture, and returns them as sorted, non-overl
 :class:`~pipeline.records.Segment` s plus the :class:`~pipeline.records.Removal` s.
 
 Evidence, strongest first: ``marker`` (the edition says so: 鄭注, 註曰, ○疏曰, [疏], a tag, a
-parenthesis), ``anchor`` (a 疏 head cites it, or a gloss of its words shows a 注 starts),
+parenthesis), ``anchor`` (a 疏 head cites it, a gloss of its words shows a 注 starts, or another edition given as
+witness lines up with it and says so: :mod:`pipeline.text.collate`),
 ``layout`` (where it stands: the 經–注–疏 order, an indent, a line width, modern vernacular),
 ``default`` (nothing decided: the layer model, :mod:`pipeline.layers.classifier`, decides later).
 

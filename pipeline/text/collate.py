@@ -1,0 +1,250 @@
+"""Collation with a witness: another edition of the same text lends its punctuation and its layers.
+
+A philologist reading the 四庫 or the 四部叢刊 text keeps a punctuated edition open beside it (the
+注疏 e-book, 阮元's text): where the two editions write the same words, the editor's 斷句 and his
+split of 經 from 注 hold for both. :func:`align` pairs the characters of a document with those of
+its witness (normalised forms, so 荅/答 and 庿/廟 match; the editions differ in wording, so only
+what lines up is used): unique 8-character strings of both texts as anchors, their longest
+chain in order, and a character diff in the gaps between anchors. :class:`Collation` then
+answers, for the document's characters, which layer the witness gives them and whether the
+witness breaks a clause or a sentence between two of them. Nothing is taken where the texts
+do not line up: the models decide there as they would without a witness.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+from array import array
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence
+
+from pipeline.records import Removal, Segment
+from pipeline.text.marks import strip_marks
+from pipeline.text.normalise import segment_view
+
+#: anchor length: long enough that an 8-character string written once in both texts is the same
+#: place of both (the 儀禮's formulae repeat, but rarely 8 characters alike and once only)
+ANCHOR = 8
+#: the longest stretch between two anchors that is diffed character by character
+GAP = 3000
+#: a witness lends its breaks only if it is punctuated: one mark per this many characters at least
+MARKS_PER = 20
+#: a document is collated only if this share of its characters lines up with the witnesses
+MIN_SHARE = 0.2
+#: a segment the models decided takes the witness's layers where this share of its characters line up
+MIN_SEGMENT_SHARE = 0.5
+
+_LAYER_CODE = {"JING": "J", "ZHU": "Z", "SHU": "S", "OTHER": "O"}
+_CODE_LAYER = {v: k for k, v in _LAYER_CODE.items()}
+_STRENGTH = {"N": 0, "C": 1, "S": 2}
+
+
+def _unique_grams(s: str, k: int) -> dict[str, int]:
+    """Each k-character string of ``s`` that occurs once, with its position."""
+    seen: dict[str, int] = {}
+    for i in range(len(s) - k + 1):
+        g = s[i:i + k]
+        seen[g] = -1 if g in seen else i
+    return {g: i for g, i in seen.items() if i >= 0}
+
+
+def _longest_chain(pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest run of ``pairs`` (sorted by the first item, all distinct) increasing in the second."""
+    tails: list[int] = []  # tails[n]: the smallest second item ending a chain of n + 1
+    ends: list[int] = []  # the pair index of that tail
+    back = [-1] * len(pairs)
+    for n, (_i, j) in enumerate(pairs):
+        k = bisect.bisect_left(tails, j)
+        if k == len(tails):
+            tails.append(j)
+            ends.append(n)
+        else:
+            tails[k] = j
+            ends[k] = n
+        back[n] = ends[k - 1] if k else -1
+    out: list[tuple[int, int]] = []
+    n = ends[-1] if ends else -1
+    while n >= 0:
+        out.append(pairs[n])
+        n = back[n]
+    return out[::-1]
+
+
+def align(a: str, b: str, k: int = ANCHOR, gap: int = GAP, grams_b: Optional[dict[str, int]] = None) -> array:
+    """For each character of ``a`` its index in ``b``, or -1: strictly increasing where set.
+    ``grams_b``: ``b``'s unique ``k``-character strings, when they are known already."""
+    out = array("q", [-1]) * len(a)
+    ub = grams_b if grams_b is not None else _unique_grams(b, k)
+    pairs = sorted((i, ub[g]) for g, i in _unique_grams(a, k).items() if g in ub)
+    last_i = last_j = -1
+    for i, j in _longest_chain(pairs):
+        for d in range(k):
+            if i + d > last_i and j + d > last_j:
+                out[i + d] = j + d
+                last_i, last_j = i + d, j + d
+    # the stretches between anchors: a character diff where both sides are short
+    prev_i = prev_j = -1
+    for i in [n for n in range(len(a)) if out[n] >= 0] + [len(a)]:
+        j = out[i] if i < len(a) else len(b)
+        lo_a, lo_b = prev_i + 1, prev_j + 1
+        if i > lo_a and j > lo_b and i - lo_a <= gap and j - lo_b <= gap:
+            matcher = difflib.SequenceMatcher(None, a[lo_a:i], b[lo_b:j], autojunk=False)
+            for block in matcher.get_matching_blocks():
+                for d in range(block.size):
+                    out[lo_a + block.a + d] = lo_b + block.b + d
+        prev_i, prev_j = i, j
+    return out
+
+
+@dataclass
+class Witness:
+    """Another edition's characters (normalised), the layer of each and the break after each."""
+
+    source: str
+    chars: str
+    layers: str  # one code per char: J Z S O
+    labels: str  # N / C / S: the strongest mark between a char and the next
+    punctuated: bool
+    #: (source, first char) of each document joined into this one (:meth:`join`)
+    parts: list[tuple[str, int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._grams: Optional[dict[str, int]] = None
+        if not self.parts:
+            self.parts = [(self.source, 0)]
+
+    @property
+    def grams(self) -> dict[str, int]:
+        """The unique anchor strings of the witness, found once for all the documents it serves."""
+        if self._grams is None:
+            self._grams = _unique_grams(self.chars, ANCHOR)
+        return self._grams
+
+    @classmethod
+    def join(cls, witnesses: Sequence["Witness"]) -> "Witness":
+        """Several witnesses as one text, in the order given (a book's chapters in order)."""
+        parts, offset = [], 0
+        for w in witnesses:
+            parts.extend((source, offset + start) for source, start in w.parts)
+            offset += len(w.chars)
+        return cls("+".join(w.source for w in witnesses), "".join(w.chars for w in witnesses),
+                   "".join(w.layers for w in witnesses), "".join(w.labels for w in witnesses),
+                   all(w.punctuated for w in witnesses), parts)
+
+    @classmethod
+    def from_segments(cls, source: str, text: str, segments: Iterable[Segment],
+                      removed: Iterable[Removal] = ()) -> "Witness":
+        """The witness of a document read into ``segments`` (OTHER left out: titles and notes are
+        no part of the text two editions share)."""
+        drop = sorted((r.start, r.end) for r in removed)
+        chars: list[str] = []
+        layers: list[str] = []
+        labels: list[str] = []
+        for seg in segments:
+            if seg.layer == "OTHER":
+                continue
+            view = segment_view(text, seg.start, seg.end, [r for r in drop if r[1] > seg.start and r[0] < seg.end])
+            stripped = strip_marks(view.text)
+            chars.append(stripped.chars)
+            layers.append(_LAYER_CODE.get(seg.layer, "O") * len(stripped.chars))
+            labels.extend(stripped.labels)
+        joined = "".join(labels)
+        marks = len(joined) - joined.count("N")
+        return cls(source, "".join(chars), "".join(layers), joined, marks * MARKS_PER >= len(joined) > 0)
+
+
+class Collation:
+    """A document's characters lined up with its witnesses'."""
+
+    def __init__(self, raw_positions: Sequence[int], mapped: Sequence[int], witness: Witness):
+        self.raw_positions = list(raw_positions)  # raw offset of each document char (increasing)
+        self.mapped = mapped  # index of each document char in ``witness.chars``, or -1
+        self.witness = witness
+        self._index = {pos: n for n, pos in enumerate(self.raw_positions)}
+
+    @classmethod
+    def of(cls, text: str, removed: Iterable[Removal], witness: Witness) -> Optional["Collation"]:
+        """The document ``text`` lined up with ``witness`` (:meth:`Witness.join` for several), or
+        None where too little lines up to trust."""
+        if not witness.chars:
+            return None
+        view = segment_view(text, 0, len(text), sorted((r.start, r.end) for r in removed))
+        stripped = strip_marks(view.text)
+        if not stripped.chars:
+            return None
+        mapped = align(stripped.chars, witness.chars, grams_b=witness.grams)
+        if sum(1 for j in mapped if j >= 0) < MIN_SHARE * len(mapped):
+            return None
+        return cls([view.starts[i] for i in stripped.index], mapped, witness)
+
+    @property
+    def share(self) -> float:
+        """The share of the document's characters that line up."""
+        return sum(1 for j in self.mapped if j >= 0) / max(1, len(self.mapped))
+
+    def sources(self, least: float = 0.01) -> list[str]:
+        """The witness documents that hold at least ``least`` of the characters that line up."""
+        starts = [start for _source, start in self.witness.parts]
+        counts = [0] * len(starts)
+        for j in self.mapped:
+            if j >= 0:
+                counts[bisect.bisect_right(starts, j) - 1] += 1
+        total = max(1, sum(counts))
+        return [source for (source, _), n in zip(self.witness.parts, counts) if n >= least * total and n]
+
+    def _span(self, start: int, end: int) -> range:
+        lo = bisect.bisect_left(self.raw_positions, start)
+        hi = bisect.bisect_left(self.raw_positions, end)
+        return range(lo, hi)
+
+    # -- layers --------------------------------------------------------------------------------------
+    def layers(self, text: str, segment: Segment) -> list[Segment]:
+        """``segment`` (one the models decided) cut where the witness's layers change, each piece
+        with the witness's layer (evidence ``anchor``, score the share of its characters that line
+        up); ``[segment]`` where too little of it lines up."""
+        span = self._span(segment.start, segment.end)
+        if not span:
+            return [segment]
+        codes = [self.witness.layers[self.mapped[n]] if self.mapped[n] >= 0 else "" for n in span]
+        if sum(1 for c in codes if c) < MIN_SEGMENT_SHARE * len(codes):
+            return [segment]
+        first = next(c for c in codes if c)
+        filled, current = [], first
+        for c in codes:  # a character that does not line up goes with the one before it
+            current = c or current
+            filled.append(current)
+        pieces: list[Segment] = []
+        run_start, run_first = segment.start, 0
+        for m in range(1, len(filled) + 1):
+            if m < len(filled) and filled[m] == filled[run_first]:
+                continue
+            end = segment.end if m == len(filled) else self.raw_positions[span[m]]
+            lined = sum(1 for c in codes[run_first:m] if c)
+            layer = _CODE_LAYER[filled[run_first]]
+            pieces.append(Segment(layer, run_start, end, text[run_start:end], "anchor",
+                                  round(lined / (m - run_first), 3)))
+            run_start, run_first = end, m
+        return pieces
+
+    # -- breaks --------------------------------------------------------------------------------------
+    def breaks(self, starts: Sequence[int], text: str) -> dict[int, Optional[str]]:
+        """For a view of the document (``text``, and the raw offset of each of its characters), the
+        boundaries the witness decides: view position → "clause", "sentence" or None (no break).
+        A boundary between two characters that line up with characters at most three apart in the
+        witness takes the strongest mark the witness has between them."""
+        if not self.witness.punctuated:
+            return {}
+        out: dict[int, Optional[str]] = {}
+        labels, mapped, index = self.witness.labels, self.mapped, self._index
+        prev = -1  # witness index of the last text char of the view
+        for p in range(len(text)):
+            n = index.get(starts[p])
+            if n is None:
+                continue
+            j = mapped[n]
+            if prev >= 0 and j > prev and j - prev <= 3:
+                strongest = max(labels[prev:j], key=_STRENGTH.__getitem__)
+                out[p] = {"N": None, "C": "clause", "S": "sentence"}[strongest]
+            prev = j
+        return out

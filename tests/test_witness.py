@@ -1,0 +1,133 @@
+"""Collation with a witness (`yili process --witness`, pipeline/text/collate.py).
+
+A scholar reading the unpunctuated 四庫 or 四部叢刊 text keeps a punctuated edition beside it: where
+the two write the same words, the editor's 斷句 and his split of 經 from 注 hold for both. Real
+editions from ../shared: the 四部叢刊 鄭注 and 四庫 注疏 chapters, the XHTML e-book of the same
+chapters, and seed 000 (a modern editor's punctuation of 鄉射禮's 經, another hand than the
+e-book's).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import CORPUS, SHARED
+from pipeline.cli import _witness_setting, app
+from pipeline.layers.features import strip_non_han
+from pipeline.read.inputs import read_file
+from pipeline.text.collate import align
+from pipeline.text.normalise import normalise_str
+
+runner = CliRunner()
+
+
+def _file(edition: str, chapter: str) -> Path:
+    return next((CORPUS / edition).glob(f"{chapter}_*"))
+
+
+def _han(text: str) -> str:
+    return normalise_str(strip_non_han(text))
+
+
+@pytest.fixture
+def collating(processor):
+    """The session's processor, its witness set by the test and taken away after it."""
+    yield processor
+    processor.use_witness(None)
+
+
+def _clauses(record: dict, layer: str = "JING") -> list[str]:
+    text = record["text"]
+    return [_han(text[c["start"]:c["end"]]) for c in record["clauses"] if c["layer"] == layer]
+
+
+def test_align_pairs_two_editions_of_a_chapter():
+    """覲禮's 經 and 注 in the 四部叢刊 and in the e-book: different prints (荅/答, 廟/庿 …), the same
+    words almost everywhere; each character paired with at most one, in order."""
+    from pipeline.corpus import iter_units
+
+    sbck = "".join(_han(u.text) for u in iter_units("zhengzhu-sbck", chapters=["10"]) if u.layer in ("JING", "ZHU"))
+    xhtml = "".join(_han(u.text) for u in iter_units("zhushu-xhtml", chapters=["10"]) if u.layer in ("JING", "ZHU"))
+    mapped = align(sbck, xhtml)
+    pairs = [(i, j) for i, j in enumerate(mapped) if j >= 0]
+    assert len(pairs) >= 0.95 * len(sbck)
+    assert all(b[1] > a[1] for a, b in zip(pairs, pairs[1:]))  # strictly in order
+    assert sum(sbck[i] == xhtml[j] for i, j in pairs) == len(pairs)  # a pair is the same character
+    assert all(j == -1 for j in align(sbck[:2000], "".join(reversed(xhtml))))  # nothing lines up backwards
+
+
+def test_a_punctuated_witness_gives_its_breaks(collating):
+    """The 四部叢刊 鄉射禮, unpunctuated, with seed 000 (another editor's punctuation of its 經) as
+    witness: the 經's clauses become that editor's wherever the texts line up (without a witness
+    0.90 of them are clauses of his, by the model's 斷句)."""
+    seed = SHARED / "seeds"
+    witness = next(seed.glob("000_*"))
+    theirs = set(_clauses(collating.process(read_file(witness).record)))
+    collating.use_witness([str(witness)])
+    out = collating.process(read_file(_file("zhengzhu-sbck", "05")).record)
+    ours = _clauses(out)
+    assert out["meta"]["witness"]["sources"] == [str(witness)]
+    assert 0.4 < out["meta"]["witness"]["share"] < 0.6  # the seed holds the 經 of the chapter, not its 注
+    assert len(ours) > 1500
+    assert sum(c in theirs for c in ours) / len(ours) >= 0.95
+
+
+def test_a_witness_splits_a_run_the_model_left_whole(collating):
+    """士相見禮 in the 四庫: the 注 奠贄尊卑異不親授也古文壹為一 runs into the next 經 (賓出使擯者還其贄
+    于門外) with no mark; the layer model read the whole run as 注. With the e-book as witness the
+    run is cut where the e-book's 經 begins, by anchor."""
+    record = read_file(_file("zhushu-siku", "03")).record
+    text = record["text"]
+    jing_at = text.index("賓出使擯者還其贄于門外")
+    alone = collating.process(record)
+    assert [s["layer"] for s in alone["segments"] if s["start"] <= jing_at < s["end"]] == ["ZHU"]
+    collating.use_witness([str(_file("zhushu-xhtml", "03"))])
+    out = collating.process(record)
+    here = [s for s in out["segments"] if s["start"] <= jing_at < s["end"]]
+    assert [(s["layer"], s["evidence"], s["start"]) for s in here] == [("JING", "anchor", jing_at)]
+    before = [s for s in out["segments"] if s["end"] == jing_at]
+    assert [(s["layer"], s["evidence"]) for s in before] == [("ZHU", "anchor")]
+    assert _han(text[before[0]["start"]:jing_at]) == _han("奠贄尊卑異不親授也古文壹為一")
+    # decided segments are the edition's own: the markers of the 四庫 are never overruled
+    assert [s for s in out["segments"] if s["evidence"] == "marker"] == [s for s in alone["segments"] if s["evidence"] == "marker"]
+
+
+def test_a_witness_of_another_text_changes_nothing(collating):
+    """喪服's e-book is no witness of 覲禮: nothing lines up, and the output is as without it."""
+    record = read_file(_file("zhengzhu-sbck", "10")).record
+    alone = collating.process(record)
+    collating.use_witness([str(_file("zhushu-xhtml", "11"))])
+    out = collating.process(record)
+    assert "witness" not in out["meta"]
+    assert out == alone
+
+
+def test_process_collates_with_witnesses_named_on_the_command_line(tmp_path):
+    """`yili process --witness FOLDER`: the e-book's every chapter is read once; each document is
+    lined up with the chapter that holds its text. A witness that is not there stops the run."""
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["process", str(_file("zhengzhu-sbck", "10")), str(_file("zhengzhu-sbck", "03")),
+                                 "-o", str(out), "-q", "--witness", str(CORPUS / "zhushu-xhtml")])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["meta"]["witness"]["sources"] for r in records] == [[str(_file("zhushu-xhtml", "10").resolve())],
+                                                                   [str(_file("zhushu-xhtml", "03").resolve())]]
+    assert all(r["meta"]["witness"]["share"] > 0.9 for r in records)
+    missing = runner.invoke(app, ["process", str(_file("zhengzhu-sbck", "10")), "-o", str(out), "-q",
+                                  "--witness", str(tmp_path / "nowhere.xhtml")])
+    assert missing.exit_code == 2 and "nowhere.xhtml" in missing.output
+
+
+def test_a_changed_witness_is_a_new_setting(tmp_path):
+    """Finished documents are kept under the config's key: a witness edited since must not be
+    taken for the one the kept results were collated with."""
+    page = tmp_path / "w.txt"
+    page.write_text("至于郊，王使人皮弁用璧勞。\n", encoding="utf-8")
+    first = _witness_setting([str(page)])
+    page.write_text("至于郊。王使人皮弁用璧勞。\n", encoding="utf-8")
+    assert _witness_setting([str(page)])["digest"] != first["digest"]
+    assert first["paths"] == [str(page.resolve())]
