@@ -105,9 +105,12 @@ def main() -> int:
     parser.add_argument("--unseen", action="store_true", help="a 斷句 model that never saw the chapter, per chapter fold")
     parser.add_argument("--new-terms-out", action="store_true",
                         help="dev chapters only, each with its new terms out of the lexicon and a span CRF that never saw it")
+    parser.add_argument("--witness", action="store_true",
+                        help="also read the 四庫 and SBCK files with the chapter's XHTML file as witness (`yili process --witness`)")
     args = parser.parse_args()
     if args.out is None:
         name = "siku-actions-new-terms.json" if args.new_terms_out else "siku-actions-unseen.json" if args.unseen else "siku-actions.json"
+        name = name.replace(".json", "-witness.json") if args.witness else name
         args.out = ROOT / "bench" / "results" / name
 
     from pipeline.actions.evaluate import _prf, match_tuples
@@ -132,7 +135,7 @@ def main() -> int:
     if args.new_terms_out:
         unseen = new_terms_out_processors(config)
     figures: dict = {"command": "python bench/siku_actions.py" + (" --unseen" if args.unseen else "")
-                     + (" --new-terms-out" if args.new_terms_out else ""), "splits": {}}
+                     + (" --new-terms-out" if args.new_terms_out else "") + (" --witness" if args.witness else ""), "splits": {}}
     for split in ("dev",) if args.new_terms_out else ("dev", "test"):
         records = load_split(split)
         by_chapter: dict[str, list] = defaultdict(list)
@@ -152,6 +155,14 @@ def main() -> int:
                     editions[key + suffix] = (stream, where, [a for a in out["actions"] if a.get("verb") in VERBS])
             if len(editions) < 2 * len(procs):
                 continue
+            if args.witness:  # the unpunctuated editions collated with the punctuated one
+                reader = (unseen.get(chapter) or procs)[""]
+                reader.use_witness([str(next((CORPUS / "zhushu-xhtml").glob(f"{chapter}_*")))])
+                for key, folder in (("siku+witness", "zhushu-siku"), ("sbck+witness", "zhengzhu-sbck")):
+                    out = reader.process(read_file(next((CORPUS / folder).glob(f"{chapter}_*"))).record)
+                    stream, where = jing_stream(out["text"], out["segments"])
+                    editions[key] = (stream, where, [a for a in out["actions"] if a.get("verb") in VERBS])
+                reader.use_witness(None)
             counts = {key: [0, 0, 0] for key in editions}
             located = 0
             hints = {key: 0 for key in editions}
@@ -196,15 +207,21 @@ def main() -> int:
               "`--unseen` reads each chapter with a 斷句 model that never saw it (siku-actions-unseen.md)."), "",
              "`-document`: the same with `[actions] scope = \"document\"` (the actor carried across passages, "
              "where the gold, made passage by passage as SCHEMA asks, says null).", "",
-             "| split | chapter | passages | located in all | 四庫 file | SBCK 鄭注 file | XHTML file | 四庫, document scope | XHTML, document scope |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             *(["`+ witness`: the 四庫 and SBCK files read with the chapter's XHTML file as witness (`yili process "
+                "--witness`): the e-book's 斷句 (and its layers, where the models decided) wherever the texts line up.", ""]
+               if args.witness else []),
+             "| split | chapter | passages | located in all | 四庫 file | SBCK 鄭注 file | XHTML file | 四庫, document scope | XHTML, document scope |"
+             + (" 四庫 + witness | SBCK + witness |" if args.witness else ""),
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- | --- |" if args.witness else "")]
     for split, fig in figures["splits"].items():
         for chapter, row in fig["chapters"].items():
             lines.append(f"| {split} | {chapter} | {row['passages']} | {row['located']} | {row['siku']} | {row['sbck']} | {row['xhtml']} "
-                         f"| {row['siku-document']} | {row['xhtml-document']} |")
+                         f"| {row['siku-document']} | {row['xhtml-document']} |"
+                         + (f" {row['siku+witness']} | {row['sbck+witness']} |" if args.witness else ""))
         a = fig["all"]
         lines.append(f"| {split} | all | | | **{a['siku']['f1']}** | {a['sbck']['f1']} | {a['xhtml']['f1']} | {a['siku-document']['f1']} "
-                     f"| {a['xhtml-document']['f1']} |")
+                     f"| {a['xhtml-document']['f1']} |"
+                     + (f" {a['siku+witness']['f1']} | {a['sbck+witness']['f1']} |" if args.witness else ""))
     args.out.with_suffix(".md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0
 

@@ -105,6 +105,20 @@ def fold_models(cache: Path):
         yield held_out, units, cached_model(f"f{f}_outer", train, cache), fold_breaks(held_out, sorted({u.chapter for u in train}), cache)
 
 
+def with_witness(text: str, segments, removed, witness_path: Path):
+    """``segments`` with those the models decided cut to the layers of the witness edition (the
+    witness read by its markers alone, as `yili process --witness` reads it but for the model)."""
+    from pipeline.layers import segment_layers
+    from pipeline.text.collate import Collation, Witness
+
+    wtext = witness_path.read_text(encoding="utf-8")
+    wres = segment_layers(wtext, str(witness_path))
+    collation = Collation.of(text, removed, Witness.from_segments(str(witness_path), wtext, wres.segments, wres.removed))
+    if collation is None:
+        return segments
+    return [p for s in segments for p in (collation.layers(text, s) if s.evidence in ("model", "default") else [s])]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=Path("/tmp/rt_models"))
@@ -145,6 +159,9 @@ def main() -> int:
             splitter.memory_cut_weight, splitter.memory_piece_weight = weights
             decided["shape+breaks+memory"] = model.resolve_segments(text, result.segments, result.removed)
             splitter.break_model_ = None
+            xhtml = next((CORPUS / "zhushu-xhtml").glob(f"{chapter}_*"), None)
+            if xhtml is not None:  # collated with the punctuated e-book (`yili process --witness`)
+                decided["witness"] = with_witness(text, decided["shape+breaks+memory"], result.removed, xhtml)
             counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
             hint, kept = 0, 0
             for seg in runs:
@@ -179,12 +196,14 @@ def main() -> int:
              f"Character accuracy over {figures['chars']} Han characters of aligned runs: "
              f"splitter free {acc.get('free')}, within the run's shape (注 then 經) {acc.get('shape')}, "
              f"within the shape with the seam at a clause end of the 斷句 model {acc.get('shape+breaks')}, "
-             f"and with the document's own 經 and 注 as memory (what `yili process` does) {acc.get('shape+breaks+memory')}.", "",
-             "| chapter | runs | aligned | free | shape | shape + 斷句 | shape + 斷句 + memory |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+             f"and with the document's own 經 and 注 as memory (what `yili process` does) {acc.get('shape+breaks+memory')}; "
+             f"that collated with the chapter's XHTML e-book as witness (`yili process --witness`: its 經/注 split "
+             f"wherever the texts line up; another edition than the gold's) {acc.get('witness')}.", "",
+             "| chapter | runs | aligned | free | shape | shape + 斷句 | shape + 斷句 + memory | + XHTML witness |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for chapter, row in sorted(per_chapter.items()):
         lines.append(f"| {chapter} | {row['runs']} | {row['aligned']} | {row.get('free', '–')} | {row.get('shape', '–')} "
-                     f"| {row.get('shape+breaks', '–')} | {row.get('shape+breaks+memory', '–')} |")
+                     f"| {row.get('shape+breaks', '–')} | {row.get('shape+breaks+memory', '–')} | {row.get('witness', '–')} |")
     args.out.with_suffix(".md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0
 
