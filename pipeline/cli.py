@@ -155,7 +155,10 @@ def process(
             f"{len(report.rows)} document(s), {report.chars:,} chars in {report.seconds:.1f}s "
             f"({report.chars_per_second:,.0f} chars/s; {report.reused} reused from {output}.d/) → {output}"
         )
-        for hint in (_unmarked_hint(report.rows), _classic_hint(report.rows)):
+        hints = [_unmarked_hint(report.rows), _classic_hint(report.rows)]
+        if witness:
+            hints.append(_witness_hint(report.rows))
+        for hint in hints:
             if hint:
                 err.print(hint)
     _exit_for_failures(report.failed)
@@ -178,6 +181,23 @@ def _witness_setting(paths: List[str]) -> dict:
         digest.update(str(path.resolve()).encode())
         digest.update(path.read_bytes())
     return {"paths": [str(path.resolve()) for path in files], "digest": digest.hexdigest()[:12]}
+
+
+def _witness_hint(rows) -> str:
+    """How many documents the witness reached: one it did not reach is read as without it, which a
+    scholar who named the witness for it should hear (another chapter, another book)."""
+    good = [st for st in rows if not st.error]
+    collated = [st for st in good if st.witness_share is not None]
+    text = f"{len(collated)} of {len(good)} document(s) collated with the witness"
+    if collated:
+        mean = sum(st.witness_share for st in collated) / len(collated)
+        text += f" ({mean:.0%} of their characters lined up on average)"
+    missed = [st.source for st in good if st.witness_share is None]
+    if missed:
+        text += "; nothing lined up with " + ", ".join(Path(source).name or "a record" for source in missed[:5])
+        text += f" and {len(missed) - 5} more" if len(missed) > 5 else ""
+        text += ": read without it."
+    return text
 
 
 def _classic_hint(rows) -> Optional[str]:

@@ -35,6 +35,8 @@ class Stats:
     spans: Counter = field(default_factory=Counter)
     actions: int = 0
     error: Optional[str] = None
+    #: the share of its characters lined up with a witness edition (None: not collated)
+    witness_share: Optional[float] = None
 
 
 #: an undecided segment longer than this (chars) is classified sentence by sentence
@@ -568,6 +570,9 @@ def stats_from_record(out: dict[str, Any]) -> Stats:
         stats.evidence[seg["evidence"]] += 1
     for span in out.get("spans", []):
         stats.spans[span["label"]] += 1
+    witness = meta.get("witness")
+    if isinstance(witness, dict) and isinstance(witness.get("share"), (int, float)):
+        stats.witness_share = float(witness["share"])
     stats.sentences = len(out.get("sentences", []))
     stats.actions = len(out.get("actions", []))
     return stats

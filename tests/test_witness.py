@@ -117,6 +117,12 @@ def test_process_collates_with_witnesses_named_on_the_command_line(tmp_path):
     assert [r["meta"]["witness"]["sources"] for r in records] == [[str(_file("zhushu-xhtml", "10").resolve())],
                                                                    [str(_file("zhushu-xhtml", "03").resolve())]]
     assert all(r["meta"]["witness"]["share"] > 0.9 for r in records)
+    one = runner.invoke(app, ["process", str(_file("zhengzhu-sbck", "10")), str(_file("zhengzhu-sbck", "03")),
+                              "-o", str(out), "--witness", str(_file("zhushu-xhtml", "10"))])
+    assert one.exit_code == 0, one.output
+    summary = " ".join(one.output.split())  # the console wraps long lines
+    assert "1 of 2 document(s) collated with the witness" in summary
+    assert "nothing lined up with 03_shixiangjianli.txt" in summary
     missing = runner.invoke(app, ["process", str(_file("zhengzhu-sbck", "10")), "-o", str(out), "-q",
                                   "--witness", str(tmp_path / "nowhere.xhtml")])
     assert missing.exit_code == 2 and "nowhere.xhtml" in missing.output
