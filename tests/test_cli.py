@@ -127,8 +127,12 @@ def test_a_chapter_read_as_one_document_knows_the_names_its_passages_give(tmp_pa
     assert together["f1"] > alone["f1"] + 0.1
     assert together["spans"]["ACTOR"]["f1"] > alone["spans"]["ACTOR"]["f1"] + 0.1
 
+
+def test_unreachable_dask_scheduler_is_named_as_such_not_as_an_output_problem(tmp_path):
     """No scheduler listens on port 1: the error says so (it used to read "cannot write OUT")."""
     import dask
+    import distributed  # noqa: F401  its defaults in dask.config first: set() below must not leave a
+    # "distributed" section without them behind (a later LocalCluster failed with KeyError: 'distributed')
 
     doc = tmp_path / "doc.txt"
     doc.write_text("主人升，賓升。", encoding="utf-8")
