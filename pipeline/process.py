@@ -13,7 +13,7 @@ import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 from pipeline.config import load_config
 from pipeline.labels import LAYERS
@@ -296,7 +296,20 @@ class DocumentProcessor:
             return segments, None
         out: list[Segment] = []
         for seg in segments:
-            out.extend(collation.layers(text, seg) if seg.evidence in ("model", "default") else [seg])
+            if seg.evidence not in ("model", "default"):
+                out.append(seg)
+                continue
+            for piece in collation.layers(text, seg):
+                last = out[-1] if out else None
+                if (last is not None and piece.evidence == last.evidence == "anchor" and piece.layer == last.layer
+                        and piece.start == last.end):
+                    # the model's pieces of a run, recut by the witness: 受篋服使者|出矦氏送 (注|經 by the
+                    # model) is 受篋服|使者出矦氏送; one 經 segment, not two that a sentence end parts
+                    size, more = last.end - last.start, piece.end - piece.start
+                    out[-1] = Segment(last.layer, last.start, piece.end, text[last.start:piece.end], "anchor",
+                                      round((last.score * size + piece.score * more) / (size + more), 3))
+                else:
+                    out.append(piece)
         return out, collation
 
     def preload(self) -> None:
@@ -433,7 +446,8 @@ class DocumentProcessor:
                     rs, re_ = view.to_raw(s, e)
                     spans.append({"start": rs, "end": re_, "label": label, "text": text[rs:re_]})
             if seg.layer in action_layers:
-                passages.append(Passage(view=view, sentences=sents, clauses=clas, spans=seg_spans))
+                quoted = collation.quoted(view.starts, view.text) if collation is not None and n in given else []
+                passages.append(Passage(view=view, sentences=sents, clauses=clas, spans=seg_spans, quoted=quoted))
         tagged_passages = [seg.layer in tag_layers for seg, _ in views if seg.layer in action_layers]
         return _Prepared(out, text, segments, removed, sentences, clauses, spans, passages, tagged_passages)
 

@@ -40,6 +40,16 @@ def collating(processor):
     processor.use_witness(None)
 
 
+def _find(text: str, words: str) -> tuple[int, int]:
+    """Where ``words`` stand in ``text`` with the line ends, page marks and ¶ of an edition between
+    them: (start of the first, end of the last)."""
+    from pipeline.layers.features import is_han
+
+    where = [i for i, ch in enumerate(text) if is_han(ch)]
+    at = "".join(text[i] for i in where).index(words)
+    return where[at], where[at + len(words) - 1] + 1
+
+
 def _clauses(record: dict, layer: str = "JING") -> list[str]:
     text = record["text"]
     return [_han(text[c["start"]:c["end"]]) for c in record["clauses"] if c["layer"] == layer]
@@ -137,3 +147,59 @@ def test_a_changed_witness_is_a_new_setting(tmp_path):
     page.write_text("至于郊。王使人皮弁用璧勞。\n", encoding="utf-8")
     assert _witness_setting([str(page)])["digest"] != first["digest"]
     assert first["paths"] == [str(page.resolve())]
+
+
+def test_speech_the_witness_quotes_yields_no_tuple(collating):
+    """士相見禮 in the 四庫: 主人對曰某也固辭不得命將走見聞吾子稱贄敢辭贄, unpunctuated, has 主人 say 敢辭贄
+    ("I dare decline the gift"), which the clause walk read as an act of his. The e-book quotes the
+    speech (主人對曰：「…敢辭贄。」): with it as witness the speech is bounded as 「…」 is, and only 對 is
+    an act."""
+    record = read_file(_file("zhushu-siku", "03")).record
+    text = record["text"]
+    start = text.index("主人對曰某也固辭")
+    end = text.index("敢辭贄", start) + 3
+    collating.use_witness([str(_file("zhushu-xhtml", "03"))])
+    out = collating.process(record)
+    acts = [(a["actor"], a["verb"]) for a in out["actions"] if start <= a["start"] < end]
+    assert acts == [("主人", "對")]
+    assert not [s for s in out["spans"] if s["label"] == "VERB" and start + 4 <= s["start"] < end]
+
+
+def test_words_the_commentary_quotes_are_no_speech(collating):
+    """The e-book's 疏 quotes its 經 two words at a time (「主人」至「拜辱」): the 四部叢刊 鄉飲酒禮, which
+    has no 疏, must not pair its 經 with those quotations and lose its actors to them."""
+    record = read_file(_file("zhengzhu-sbck", "04")).record
+    text = record["text"]
+    start, end = _find(text, "主人坐取爵于篚降洗")
+    collating.use_witness([str(_file("zhushu-xhtml", "04"))])
+    out = collating.process(record)
+    acts = [(a["actor"], a["verb"]) for a in out["actions"] if start <= a["start"] < end]
+    assert acts == [("主人", "坐"), ("主人", "取"), ("主人", "降"), ("主人", "洗")]
+
+
+def test_a_list_the_witness_writes_with_dun_stays_one_clause(collating):
+    """大射 in the 四庫: 射人戒諸公卿大夫射, which the e-book writes 射人戒諸公、卿、大夫射。 — 、 joins the
+    names of a list, no clause ends there (as in the punctuated reading, pipeline/text/sentences.py)."""
+    record = read_file(_file("zhushu-siku", "07")).record
+    text = record["text"]
+    start, end = _find(text, "射人戒諸公卿大夫射")
+    collating.use_witness([str(_file("zhushu-xhtml", "07"))])
+    out = collating.process(record)
+    assert [_han(text[c["start"]:c["end"]]) for c in out["clauses"] if start <= c["start"] < end] == [_han("射人戒諸公卿大夫射")]
+
+
+def test_pieces_the_witness_recuts_are_joined(collating):
+    """覲禮 in the 四庫: 受篋服 (注) runs into 使者出矦氏送 (經); the layer model cut the run after 使者.
+    The e-book puts the seam before 使者: 使者 and 出矦氏送… are one 經 segment, with no sentence end
+    between them (two segments would part them: 使者‖出)."""
+    record = read_file(_file("zhushu-siku", "10")).record
+    text = record["text"]
+    start, end = _find(text, "使者出矦氏送")
+    collating.use_witness([str(_file("zhushu-xhtml", "10"))])
+    out = collating.process(record)
+    here = [(s["layer"], s["evidence"]) for s in out["segments"] if s["end"] > start and s["start"] < end]
+    assert here == [("JING", "anchor")]
+    went, _ = _find(text, "出矦氏送")
+    assert not [s for s in out["sentences"] if start < s["start"] <= went]  # the e-book: 使者出。矦氏送
+    acts = [(a["actor"], a["verb"]) for a in out["actions"] if start <= a["start"] < end]
+    assert ("使者", "出") in acts

@@ -142,6 +142,8 @@ class Passage:
     sentences: list[tuple[int, int]] = field(default_factory=list)
     clauses: list[tuple[int, int]] = field(default_factory=list)
     spans: list[tuple[int, int, str]] = field(default_factory=list)
+    #: speech known from elsewhere (a witness edition's 「…」 over unpunctuated text): view ranges
+    quoted: list[tuple[int, int]] = field(default_factory=list)
 
     @classmethod
     def from_raw(
@@ -396,6 +398,8 @@ class _Run:
         self.passage_number = number
         self.names = self.x._names_in(text, p.spans, known) if self.x.model_names else None
         speech = speech_mask(text)
+        for qs, qe in p.quoted:  # quoted in a witness: bounded as 「…」 is
+            speech[qs:qe] = [True] * (qe - qs)
         sentences = sorted(p.sentences) or split_marks(text, 0, len(text), SENTENCE_MARKS)
         clauses: list[tuple[int, int]] = []
         for s, e in sorted(p.clauses) or [(0, len(text))]:
@@ -438,7 +442,7 @@ class _Run:
                         piece.acts = []  # 命勝者執張弓，不勝者執弛弓: the second order is the same 命's; the 不勝者 is named
                     self.resolve(view, piece, sentence)
                 say = say_position(tokens)
-                if say is not None and not quote_follows(text, say + 1):
+                if say is not None and not quote_follows(text, say + 1) and not (say + 1 < len(text) and speech[say + 1]):
                     if punctuated or ends_clause(text, say, ce):
                         # unpunctuated 告于賓曰|三耦卒射|反: the 斷句 cut after 曰, the speech is the
                         # next clause, not the rest of the model's sentence (its sentence ends are
@@ -455,7 +459,7 @@ class _Run:
                     if say + 1 < said_until:
                         spoken.append((say + 1, said_until))
         self.flush_pending()
-        return spoken
+        return spoken + list(p.quoted)
 
     def _speech_goes_on(self, text: str, clauses: list[tuple[int, int]], said_until: int) -> int:
         """Where unquoted speech of unpunctuated text ends (:func:`~pipeline.actions.speech.speech_runs_on`)."""

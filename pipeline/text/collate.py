@@ -6,9 +6,10 @@ split of 經 from 注 hold for both. :func:`align` pairs the characters of a doc
 its witness (normalised forms, so 荅/答 and 庿/廟 match; the editions differ in wording, so only
 what lines up is used): unique 8-character strings of both texts as anchors, their longest
 chain in order, and a character diff in the gaps between anchors. :class:`Collation` then
-answers, for the document's characters, which layer the witness gives them and whether the
-witness breaks a clause or a sentence between two of them. Nothing is taken where the texts
-do not line up: the models decide there as they would without a witness.
+answers, for the document's characters, which layer the witness gives them, whether the witness
+breaks a clause or a sentence between two of them (not at the 、 of a list), and whether its 經
+quotes them as speech (曰「…」, which yields no tuple). Nothing is taken where the texts do not
+line up: the models decide there as they would without a witness.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ from pipeline.text.normalise import segment_view
 ANCHOR = 8
 #: the longest stretch between two anchors that is diffed character by character
 GAP = 3000
+#: in a longer gap than this, a run of fewer than SHORT_BLOCK matching characters is no pairing (the
+#: 疏 quotes its 經 two words at a time: 「主人」至「拜辱」; a 經 word must not pair with the quotation)
+LOCAL_GAP = 8
+SHORT_BLOCK = 3
 #: a witness lends its breaks only if it is punctuated: one mark per this many characters at least
 MARKS_PER = 20
 #: a document is collated only if this share of its characters lines up with the witnesses
@@ -38,6 +43,8 @@ MIN_SEGMENT_SHARE = 0.5
 _LAYER_CODE = {"JING": "J", "ZHU": "Z", "SHU": "S", "OTHER": "O"}
 _CODE_LAYER = {v: k for k, v in _LAYER_CODE.items()}
 _STRENGTH = {"N": 0, "C": 1, "S": 2}
+#: the marks of a list (賓、介) and those that are neither text nor breaks: no boundary of a clause
+_LIST_MARKS = "、﹑「」『』‘’“”《》〈〉（）()［］[]【】‧．·・"
 
 
 def _unique_grams(s: str, k: int) -> dict[str, int]:
@@ -90,7 +97,10 @@ def align(a: str, b: str, k: int = ANCHOR, gap: int = GAP, grams_b: Optional[dic
         lo_a, lo_b = prev_i + 1, prev_j + 1
         if i > lo_a and j > lo_b and i - lo_a <= gap and j - lo_b <= gap:
             matcher = difflib.SequenceMatcher(None, a[lo_a:i], b[lo_b:j], autojunk=False)
+            local = i - lo_a <= LOCAL_GAP and j - lo_b <= LOCAL_GAP
             for block in matcher.get_matching_blocks():
+                if block.size < SHORT_BLOCK and not local:
+                    continue
                 for d in range(block.size):
                     out[lo_a + block.a + d] = lo_b + block.b + d
         prev_i, prev_j = i, j
@@ -104,8 +114,10 @@ class Witness:
     source: str
     chars: str
     layers: str  # one code per char: J Z S O
-    labels: str  # N / C / S: the strongest mark between a char and the next
+    labels: str  # N / C / S: the strongest mark between a char and the next (、 of a list: N)
     punctuated: bool
+    #: "1" for a char inside quotation marks (speech: 曰「…」), else "0"
+    quoted: str = ""
     #: (source, first char) of each document joined into this one (:meth:`join`)
     parts: list[tuple[str, int]] = field(default_factory=list)
 
@@ -113,6 +125,8 @@ class Witness:
         self._grams: Optional[dict[str, int]] = None
         if not self.parts:
             self.parts = [(self.source, 0)]
+        if not self.quoted:
+            self.quoted = "0" * len(self.chars)
 
     @property
     def grams(self) -> dict[str, int]:
@@ -130,17 +144,20 @@ class Witness:
             offset += len(w.chars)
         return cls("+".join(w.source for w in witnesses), "".join(w.chars for w in witnesses),
                    "".join(w.layers for w in witnesses), "".join(w.labels for w in witnesses),
-                   all(w.punctuated for w in witnesses), parts)
+                   all(w.punctuated for w in witnesses), "".join(w.quoted for w in witnesses), parts)
 
     @classmethod
     def from_segments(cls, source: str, text: str, segments: Iterable[Segment],
                       removed: Iterable[Removal] = ()) -> "Witness":
         """The witness of a document read into ``segments`` (OTHER left out: titles and notes are
         no part of the text two editions share)."""
+        from pipeline.actions.speech import speech_mask
+
         drop = sorted((r.start, r.end) for r in removed)
         chars: list[str] = []
         layers: list[str] = []
         labels: list[str] = []
+        quoted: list[str] = []
         for seg in segments:
             if seg.layer == "OTHER":
                 continue
@@ -148,10 +165,17 @@ class Witness:
             stripped = strip_marks(view.text)
             chars.append(stripped.chars)
             layers.append(_LAYER_CODE.get(seg.layer, "O") * len(stripped.chars))
-            labels.extend(stripped.labels)
+            mask = speech_mask(view.text)
+            for k, label in enumerate(stripped.labels):
+                marks = view.text[stripped.index[k] + 1:stripped.mark_end[k]]
+                # 賓、介 / 袒、決、遂: a list, one clause in the punctuated reading (sentences.py)
+                labels.append("N" if label == "C" and not marks.strip(_LIST_MARKS) else label)
+                # speech is the 經's (曰「…」); the 注 and 疏 quote texts and the words they explain
+                quoted.append("1" if seg.layer == "JING" and mask[stripped.index[k]] else "0")
         joined = "".join(labels)
-        marks = len(joined) - joined.count("N")
-        return cls(source, "".join(chars), "".join(layers), joined, marks * MARKS_PER >= len(joined) > 0)
+        marks = sum(1 for label in joined if label != "N")
+        return cls(source, "".join(chars), "".join(layers), joined, marks * MARKS_PER >= len(joined) > 0,
+                   "".join(quoted))
 
 
 class Collation:
@@ -226,6 +250,31 @@ class Collation:
                                   round(lined / (m - run_first), 3)))
             run_start, run_first = end, m
         return pieces
+
+    # -- speech --------------------------------------------------------------------------------------
+    def quoted(self, starts: Sequence[int], text: str) -> list[tuple[int, int]]:
+        """The ranges of a view of the document (as :meth:`breaks` takes it) that the witness
+        quotes (曰「…」): speech, which yields no tuple. A character that does not line up between
+        two quoted ones is quoted too."""
+        flags = self.witness.quoted
+        inside = [None] * len(text)  # True / False where the char lines up, None where not
+        for p in range(len(text)):
+            n = self._index.get(starts[p])
+            if n is not None and self.mapped[n] >= 0:
+                inside[p] = flags[self.mapped[n]] == "1"
+        out: list[tuple[int, int]] = []
+        start, last_in = None, None
+        for p, flag in enumerate(inside):
+            if flag is True:
+                if start is None:
+                    start = p
+                last_in = p
+            elif flag is False and start is not None:
+                out.append((start, last_in + 1))
+                start = None
+        if start is not None:
+            out.append((start, last_in + 1))
+        return out
 
     # -- breaks --------------------------------------------------------------------------------------
     def breaks(self, starts: Sequence[int], text: str) -> dict[int, Optional[str]]:
