@@ -113,7 +113,7 @@ def with_witness(text: str, segments, removed, witness_path: Path):
 
     wtext = witness_path.read_text(encoding="utf-8")
     wres = segment_layers(wtext, str(witness_path))
-    collation = Collation.of(text, removed, Witness.from_segments(str(witness_path), wtext, wres.segments, wres.removed))
+    collation = Collation.of(text, removed, [Witness.from_segments(str(witness_path), wtext, wres.segments, wres.removed)])
     if collation is None:
         return segments
     return [p for s in segments for p in (collation.layers(text, s) if s.evidence in ("model", "default") else [s])]

@@ -13,6 +13,7 @@ import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
 from pipeline.config import load_config
@@ -251,8 +252,8 @@ class DocumentProcessor:
 
     @property
     def witness(self):
-        """The editions ``[witness] paths`` names, read once, as one text
-        (:class:`~pipeline.text.collate.Witness`), or None."""
+        """The editions ``[witness] paths`` names, read once: a :class:`~pipeline.text.collate.Witness`
+        per document, or None."""
         if not self._witness_loaded:
             self._witness_loaded = True
             paths = (self.config.get("witness") or {}).get("paths") or []
@@ -281,17 +282,21 @@ class DocumentProcessor:
             found.append(Witness.from_segments(item.origin, work, segments, removed))
         if not found:
             raise ValueError(f"witness: no document in {', '.join(map(str, paths))}")
-        return Witness.join(found)
+        return found
 
-    def collate(self, text: str, segments: list[Segment], removed: list[Removal], work: Optional[str] = None):
+    def collate(self, text: str, segments: list[Segment], removed: list[Removal], work: Optional[str] = None,
+                source: Optional[str] = None):
         """``segments`` with those the models decided cut to the witness's layers where it lines up
         with the document, and the collation (None without a witness, or where too little lines up).
-        ``work``: the working copy the stages read (same offsets as ``text``)."""
+        ``work``: the working copy the stages read (same offsets as ``text``); ``source``: the
+        document's file, which is no witness of itself (a folder of editions named as witness)."""
         if self.witness is None:
             return segments, None
         from pipeline.text.collate import Collation
 
-        collation = Collation.of(work if work is not None else text, removed, self.witness)
+        own = _resolved(source) if source else None
+        witnesses = [w for w in self.witness if own is None or _resolved(w.source) != own]
+        collation = Collation.of(work if work is not None else text, removed, witnesses)
         if collation is None:
             return segments, None
         out: list[Segment] = []
@@ -316,7 +321,9 @@ class DocumentProcessor:
         """Load every model the config asks for now, so that a missing model fails the run once, clearly."""
         from pipeline.nlp.ruler import LexiconSpans
 
-        _ = self.nlp, self.nlp_lexicon, self.extractor, self.splitter, self.layer_model, self.witness
+        _ = self.nlp, self.nlp_lexicon, self.extractor, self.splitter, self.layer_model
+        for witness in self.witness or []:
+            _ = witness.grams  # found once, before any fork: the workers share them
         if "span_model" in self.nlp.pipe_names or not isinstance(self.nlp_lexicon, LexiconSpans):
             # some text will be tokenized: the backend's dictionary loaded once, before any fork
             warm_up = getattr(self.nlp.tokenizer, "warm_up", None)
@@ -396,7 +403,8 @@ class DocumentProcessor:
         else:  # the stages read the working copy (U+FFFD, 。); offsets are the same, texts the raw ones
             layout, segments, removed = self.layers({**record, "text": work})
             segments = [Segment(s.layer, s.start, s.end, text[s.start:s.end], s.evidence, s.score, s.shape) for s in segments]
-        segments, collation = self.collate(text, segments, removed, work)
+        source = (record.get("meta") or {}).get("source") if isinstance(record.get("meta"), dict) else None
+        segments, collation = self.collate(text, segments, removed, work, source)
         t1 = clock()
         self.timings["layers"] += t1 - t0
         meta = out.get("meta")
@@ -566,6 +574,15 @@ class DocumentProcessor:
             return self.process(item.record)
         except Exception as exc:  # one bad document never stops the run
             return self.error_record(item, f"{item.origin}: {type(exc).__name__}: {exc}")
+
+
+def _resolved(source: str) -> str:
+    """A file's path made absolute (a source named two ways is one file); any other source as it is."""
+    try:
+        path = Path(source)
+        return str(path.resolve()) if path.is_file() else source
+    except (OSError, ValueError):
+        return source
 
 
 def stats_from_record(out: dict[str, Any]) -> Stats:

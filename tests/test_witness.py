@@ -203,3 +203,36 @@ def test_pieces_the_witness_recuts_are_joined(collating):
     assert not [s for s in out["sentences"] if start < s["start"] <= went]  # the e-book: 使者出。矦氏送
     acts = [(a["actor"], a["verb"]) for a in out["actions"] if start <= a["start"] < end]
     assert ("使者", "出") in acts
+
+
+def test_a_folder_of_editions_as_witness(collating):
+    """All four editions of the corpus named as witness of the 四部叢刊 覲禮, its own file among them:
+    it is no witness of itself, and the chapter's punctuated e-book gives the breaks, as it does
+    named alone (the 四庫's and the 四部叢刊's own copies line up as well, without punctuation)."""
+    record = read_file(_file("zhengzhu-sbck", "10")).record
+    collating.use_witness([str(_file("zhushu-xhtml", "10"))])
+    alone = collating.process(record)
+    collating.use_witness([str(CORPUS)])
+    out = collating.process(record)
+    sources = out["meta"]["witness"]["sources"]
+    assert str(_file("zhengzhu-sbck", "10")) not in sources
+    assert str(_file("zhushu-xhtml", "10")) in sources and str(_file("zhushu-siku", "10")) in sources
+    assert out["clauses"] == alone["clauses"] and out["actions"] == alone["actions"]
+
+
+def test_a_witness_lends_only_what_its_edition_decided(collating, tmp_path):
+    """A copy of the 四庫 士相見禮 as witness of itself: its unmarked 注 ends were split by its layer
+    model, which knows no more than ours; those layers are not taken as the witness's word (they
+    would come back as evidence `anchor`), and an unpunctuated witness gives no breaks. The output
+    is the document's own."""
+    import shutil
+
+    record = read_file(_file("zhushu-siku", "03")).record
+    alone = collating.process(record)
+    copy = tmp_path / "copy.txt"
+    shutil.copy(_file("zhushu-siku", "03"), copy)
+    collating.use_witness([str(copy)])
+    out = collating.process(record)
+    assert out["meta"]["witness"]["sources"] == [str(copy)]
+    assert out["segments"] == alone["segments"] and out["clauses"] == alone["clauses"]
+    assert any(s["evidence"] == "model" for s in out["segments"])

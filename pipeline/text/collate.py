@@ -17,7 +17,7 @@ from __future__ import annotations
 import bisect
 import difflib
 from array import array
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
 from pipeline.records import Removal, Segment
@@ -78,12 +78,14 @@ def _longest_chain(pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     return out[::-1]
 
 
-def align(a: str, b: str, k: int = ANCHOR, gap: int = GAP, grams_b: Optional[dict[str, int]] = None) -> array:
+def align(a: str, b: str, k: int = ANCHOR, gap: int = GAP, grams_a: Optional[dict[str, int]] = None,
+          grams_b: Optional[dict[str, int]] = None) -> array:
     """For each character of ``a`` its index in ``b``, or -1: strictly increasing where set.
-    ``grams_b``: ``b``'s unique ``k``-character strings, when they are known already."""
+    ``grams_a`` / ``grams_b``: their unique ``k``-character strings, when they are known already."""
     out = array("q", [-1]) * len(a)
+    ua = grams_a if grams_a is not None else _unique_grams(a, k)
     ub = grams_b if grams_b is not None else _unique_grams(b, k)
-    pairs = sorted((i, ub[g]) for g, i in _unique_grams(a, k).items() if g in ub)
+    pairs = sorted((i, ub[g]) for g, i in ua.items() if g in ub)
     last_i = last_j = -1
     for i, j in _longest_chain(pairs):
         for d in range(k):
@@ -113,18 +115,14 @@ class Witness:
 
     source: str
     chars: str
-    layers: str  # one code per char: J Z S O
+    layers: str  # one code per char: J Z S O; lower case where the witness's own layer model decided
     labels: str  # N / C / S: the strongest mark between a char and the next (、 of a list: N)
     punctuated: bool
     #: "1" for a char inside quotation marks (speech: 曰「…」), else "0"
     quoted: str = ""
-    #: (source, first char) of each document joined into this one (:meth:`join`)
-    parts: list[tuple[str, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._grams: Optional[dict[str, int]] = None
-        if not self.parts:
-            self.parts = [(self.source, 0)]
         if not self.quoted:
             self.quoted = "0" * len(self.chars)
 
@@ -134,17 +132,6 @@ class Witness:
         if self._grams is None:
             self._grams = _unique_grams(self.chars, ANCHOR)
         return self._grams
-
-    @classmethod
-    def join(cls, witnesses: Sequence["Witness"]) -> "Witness":
-        """Several witnesses as one text, in the order given (a book's chapters in order)."""
-        parts, offset = [], 0
-        for w in witnesses:
-            parts.extend((source, offset + start) for source, start in w.parts)
-            offset += len(w.chars)
-        return cls("+".join(w.source for w in witnesses), "".join(w.chars for w in witnesses),
-                   "".join(w.layers for w in witnesses), "".join(w.labels for w in witnesses),
-                   all(w.punctuated for w in witnesses), "".join(w.quoted for w in witnesses), parts)
 
     @classmethod
     def from_segments(cls, source: str, text: str, segments: Iterable[Segment],
@@ -164,7 +151,8 @@ class Witness:
             view = segment_view(text, seg.start, seg.end, [r for r in drop if r[1] > seg.start and r[0] < seg.end])
             stripped = strip_marks(view.text)
             chars.append(stripped.chars)
-            layers.append(_LAYER_CODE.get(seg.layer, "O") * len(stripped.chars))
+            code = _LAYER_CODE.get(seg.layer, "O")
+            layers.append((code.lower() if seg.evidence in ("model", "default") else code) * len(stripped.chars))
             mask = speech_mask(view.text)
             for k, label in enumerate(stripped.labels):
                 marks = view.text[stripped.index[k] + 1:stripped.mark_end[k]]
@@ -179,43 +167,63 @@ class Witness:
 
 
 class Collation:
-    """A document's characters lined up with its witnesses'."""
+    """A document's characters lined up with each witness that shares enough of its text."""
 
-    def __init__(self, raw_positions: Sequence[int], mapped: Sequence[int], witness: Witness):
+    def __init__(self, raw_positions: Sequence[int], maps: Sequence[tuple[Witness, Sequence[int]]]):
         self.raw_positions = list(raw_positions)  # raw offset of each document char (increasing)
-        self.mapped = mapped  # index of each document char in ``witness.chars``, or -1
-        self.witness = witness
+        #: (witness, index of each document char in ``witness.chars`` or -1), the witness sharing
+        #: most of the document first
+        self.maps = list(maps)
         self._index = {pos: n for n, pos in enumerate(self.raw_positions)}
+        # the witness whose layer a char takes: the first that lines it up where its own edition
+        # decided the layer (a marker, an anchor, the layout), not its layer model, which knows no
+        # more than ours
+        self.owner = array("b", [-1]) * len(self.raw_positions)
+        self.lined = array("b", [0]) * len(self.raw_positions)  # does any witness line it up
+        for k, (witness, mapped) in reversed(list(enumerate(self.maps))):
+            codes = witness.layers
+            for n, j in enumerate(mapped):
+                if j >= 0:
+                    self.lined[n] = 1
+                    if codes[j].isupper():
+                        self.owner[n] = k
 
     @classmethod
-    def of(cls, text: str, removed: Iterable[Removal], witness: Witness) -> Optional["Collation"]:
-        """The document ``text`` lined up with ``witness`` (:meth:`Witness.join` for several), or
-        None where too little lines up to trust."""
-        if not witness.chars:
-            return None
+    def of(cls, text: str, removed: Iterable[Removal], witnesses: Sequence[Witness]) -> Optional["Collation"]:
+        """The document ``text`` lined up with each of ``witnesses`` that shares a fifth of its text
+        (several editions of a chapter, or the chapters a long document spans), or None where too
+        little lines up to trust."""
         view = segment_view(text, 0, len(text), sorted((r.start, r.end) for r in removed))
         stripped = strip_marks(view.text)
-        if not stripped.chars:
+        chars = stripped.chars
+        if not chars:
             return None
-        mapped = align(stripped.chars, witness.chars, grams_b=witness.grams)
-        if sum(1 for j in mapped if j >= 0) < MIN_SHARE * len(mapped):
+        grams = _unique_grams(chars, ANCHOR)
+        ranked = []
+        for witness in witnesses:
+            if not witness.chars:
+                continue
+            shared = sum(1 for g in grams if g in witness.grams)  # about the characters anchors cover
+            if shared >= MIN_SHARE * len(chars) / 2:
+                ranked.append((shared, witness))
+        ranked.sort(key=lambda pair: -pair[0])
+        maps = []
+        for _shared, witness in ranked:
+            mapped = align(chars, witness.chars, grams_a=grams, grams_b=witness.grams)
+            if sum(1 for j in mapped if j >= 0) >= MIN_SHARE * len(chars):
+                maps.append((witness, mapped))
+        if not maps:
             return None
-        return cls([view.starts[i] for i in stripped.index], mapped, witness)
+        return cls([view.starts[i] for i in stripped.index], maps)
 
     @property
     def share(self) -> float:
-        """The share of the document's characters that line up."""
-        return sum(1 for j in self.mapped if j >= 0) / max(1, len(self.mapped))
+        """The share of the document's characters that line up with a witness."""
+        return sum(self.lined) / max(1, len(self.lined))
 
-    def sources(self, least: float = 0.01) -> list[str]:
-        """The witness documents that hold at least ``least`` of the characters that line up."""
-        starts = [start for _source, start in self.witness.parts]
-        counts = [0] * len(starts)
-        for j in self.mapped:
-            if j >= 0:
-                counts[bisect.bisect_right(starts, j) - 1] += 1
-        total = max(1, sum(counts))
-        return [source for (source, _), n in zip(self.witness.parts, counts) if n >= least * total and n]
+    def sources(self) -> list[str]:
+        """The witness documents lined up with the document, the one sharing most of it first."""
+        return [witness.source for witness, _mapped in self.maps]
 
     def _span(self, start: int, end: int) -> range:
         lo = bisect.bisect_left(self.raw_positions, start)
@@ -224,13 +232,14 @@ class Collation:
 
     # -- layers --------------------------------------------------------------------------------------
     def layers(self, text: str, segment: Segment) -> list[Segment]:
-        """``segment`` (one the models decided) cut where the witness's layers change, each piece
-        with the witness's layer (evidence ``anchor``, score the share of its characters that line
-        up); ``[segment]`` where too little of it lines up."""
+        """``segment`` (one the models decided) cut where the witnesses' layers change, each piece
+        with the witnesses' layer (evidence ``anchor``, score the share of its characters whose
+        layer a witness's edition decided); ``[segment]`` where that share is under a half."""
         span = self._span(segment.start, segment.end)
         if not span:
             return [segment]
-        codes = [self.witness.layers[self.mapped[n]] if self.mapped[n] >= 0 else "" for n in span]
+        codes = [self.maps[self.owner[n]][0].layers[self.maps[self.owner[n]][1][n]] if self.owner[n] >= 0 else ""
+                 for n in span]
         if sum(1 for c in codes if c) < MIN_SEGMENT_SHARE * len(codes):
             return [segment]
         first = next(c for c in codes if c)
@@ -255,13 +264,17 @@ class Collation:
     def quoted(self, starts: Sequence[int], text: str) -> list[tuple[int, int]]:
         """The ranges of a view of the document (as :meth:`breaks` takes it) that the witness
         quotes (曰「…」): speech, which yields no tuple. A character that does not line up between
-        two quoted ones is quoted too."""
-        flags = self.witness.quoted
-        inside = [None] * len(text)  # True / False where the char lines up, None where not
+        two quoted ones is quoted too. The first punctuated witness that lines a char up says."""
+        punctuated = [(w, mapped) for w, mapped in self.maps if w.punctuated]
+        inside: list[Optional[bool]] = [None] * len(text)  # True / False where the char lines up
         for p in range(len(text)):
             n = self._index.get(starts[p])
-            if n is not None and self.mapped[n] >= 0:
-                inside[p] = flags[self.mapped[n]] == "1"
+            if n is None:
+                continue
+            for witness, mapped in punctuated:
+                if mapped[n] >= 0:
+                    inside[p] = witness.quoted[mapped[n]] == "1"
+                    break
         out: list[tuple[int, int]] = []
         start, last_in = None, None
         for p, flag in enumerate(inside):
@@ -279,21 +292,23 @@ class Collation:
     # -- breaks --------------------------------------------------------------------------------------
     def breaks(self, starts: Sequence[int], text: str) -> dict[int, Optional[str]]:
         """For a view of the document (``text``, and the raw offset of each of its characters), the
-        boundaries the witness decides: view position → "clause", "sentence" or None (no break).
-        A boundary between two characters that line up with characters at most three apart in the
-        witness takes the strongest mark the witness has between them."""
-        if not self.witness.punctuated:
-            return {}
+        boundaries a punctuated witness decides: view position → "clause", "sentence" or None (no
+        break). A boundary between two characters that line up with characters at most three apart
+        in the witness takes the strongest mark the witness has between them; where several
+        witnesses do, the one sharing most of the document says."""
         out: dict[int, Optional[str]] = {}
-        labels, mapped, index = self.witness.labels, self.mapped, self._index
-        prev = -1  # witness index of the last text char of the view
-        for p in range(len(text)):
-            n = index.get(starts[p])
-            if n is None:
+        kinds = {"N": None, "C": "clause", "S": "sentence"}
+        for witness, mapped in self.maps:
+            if not witness.punctuated:
                 continue
-            j = mapped[n]
-            if prev >= 0 and j > prev and j - prev <= 3:
-                strongest = max(labels[prev:j], key=_STRENGTH.__getitem__)
-                out[p] = {"N": None, "C": "clause", "S": "sentence"}[strongest]
-            prev = j
+            labels, index = witness.labels, self._index
+            prev = -1  # witness index of the last text char of the view
+            for p in range(len(text)):
+                n = index.get(starts[p])
+                if n is None:
+                    continue
+                j = mapped[n]
+                if prev >= 0 and j > prev and j - prev <= 3 and p not in out:
+                    out[p] = kinds[max(labels[prev:j], key=_STRENGTH.__getitem__)]
+                prev = j
         return out
