@@ -90,6 +90,8 @@ def process(
                                         "copy of the classic alone of 600 Han characters or more is read as 經 by itself."),
     witness: Optional[List[str]] = typer.Option(None, "--witness", help="Another edition of the same text (files, folders or globs; "
                                                 "repeatable): where the texts line up, its punctuation and its layers are used."),
+    collate: bool = typer.Option(False, "--collate", help="Every input document is a witness of the others "
+                                 "(several editions of a text processed together; as --witness with the inputs)."),
 ) -> None:
     """Segment layers, split sentences, tag spans and extract action tuples (SCHEMA section 6)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -108,8 +110,8 @@ def process(
     loaded = None
     try:
         overrides: dict = {"layers": {"undecided_layer": layer.upper()}} if layer else {}
-        if witness:
-            overrides["witness"] = _witness_setting(witness)
+        if witness or collate:
+            overrides["witness"] = _witness_setting(list(witness or []), paths if collate else [])
         cfg = load_config(config, overrides or None)
         undecided_layer(cfg)  # a wrong --layer (or [layers] undecided_layer) fails the run once, here
         if executor == "local":  # fail once, clearly, if a model the config asks for is missing
@@ -156,7 +158,7 @@ def process(
             f"({report.chars_per_second:,.0f} chars/s; {report.reused} reused from {output}.d/) → {output}"
         )
         hints = [_unmarked_hint(report.rows), _classic_hint(report.rows)]
-        if witness:
+        if witness or collate:
             hints.append(_witness_hint(report.rows))
         for hint in hints:
             if hint:
@@ -164,23 +166,29 @@ def process(
     _exit_for_failures(report.failed)
 
 
-def _witness_setting(paths: List[str]) -> dict:
-    """``[witness]`` for the paths named: absolute, and with a digest of the files' bytes, so that a
-    resumed run recomputes the documents when a witness changed (the config is part of their key)."""
+def _witness_setting(paths: List[str], inputs: List[str] = ()) -> dict:
+    """``[witness]`` for the ``paths`` named (and the ``inputs``, with --collate): absolute, each
+    once, and with a digest of the files' bytes, so that a resumed run recomputes the documents
+    when a witness changed (the config is part of their key). A witness that is not there stops
+    the run; an input that is not there is that input's error, reported in its place."""
     import hashlib
 
     from pipeline.read.inputs import expand_paths
 
-    files = list(expand_paths(paths))
-    if not files:
-        raise ValueError(f"--witness: no file in {', '.join(paths)}")
-    digest = hashlib.sha1()
-    for path in files:
+    named = list(expand_paths(paths))
+    for path in named:
         if not path.is_file():
             raise ValueError(f"--witness: no such file: {path}")
-        digest.update(str(path.resolve()).encode())
+    files: dict[str, Path] = {}
+    for path in named + [p for p in expand_paths(inputs) if p.is_file()]:
+        files.setdefault(str(path.resolve()), path)
+    if not files:
+        raise ValueError(f"--witness: no file in {', '.join([*paths, *inputs])}")
+    digest = hashlib.sha1()
+    for resolved, path in files.items():
+        digest.update(resolved.encode())
         digest.update(path.read_bytes())
-    return {"paths": [str(path.resolve()) for path in files], "digest": digest.hexdigest()[:12]}
+    return {"paths": list(files), "digest": digest.hexdigest()[:12]}
 
 
 def _witness_hint(rows) -> str:

@@ -236,3 +236,24 @@ def test_a_witness_lends_only_what_its_edition_decided(collating, tmp_path):
     assert out["meta"]["witness"]["sources"] == [str(copy)]
     assert out["segments"] == alone["segments"] and out["clauses"] == alone["clauses"]
     assert any(s["evidence"] == "model" for s in out["segments"])
+
+
+def test_collate_makes_each_input_a_witness_of_the_others(tmp_path):
+    """`yili process --collate` with three editions of 覲禮 and a file that is not there: each
+    edition is collated with the other two (never with itself), the 四部叢刊's breaks are the
+    e-book's as with `--witness` naming it, and the missing file is that input's error alone."""
+    editions = [_file("zhushu-siku", "10"), _file("zhushu-xhtml", "10"), _file("zhengzhu-sbck", "10")]
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["process", *map(str, editions), str(tmp_path / "gone.txt"), "-o", str(out), "-q",
+                                 "--collate", "--no-resume"])
+    assert result.exit_code == 1, result.output
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert "error" in records[3] and "gone.txt" in records[3]["error"]
+    for path, record in zip(editions, records):
+        sources = record["meta"]["witness"]["sources"]
+        assert str(path.resolve()) not in sources and len(sources) == 2
+    named = tmp_path / "named.jsonl"
+    result = runner.invoke(app, ["process", str(editions[2]), "-o", str(named), "-q", "--no-resume",
+                                 "--witness", str(editions[1])])
+    assert result.exit_code == 0, result.output
+    assert json.loads(named.read_text(encoding="utf-8"))["clauses"] == records[2]["clauses"]

@@ -35,8 +35,11 @@ LOCAL_GAP = 8
 SHORT_BLOCK = 3
 #: a witness lends its breaks only if it is punctuated: one mark per this many characters at least
 MARKS_PER = 20
-#: a document is collated only if this share of its characters lines up with the witnesses
+#: a witness lines up with a document where this share of the shorter of the two lines up …
 MIN_SHARE = 0.2
+#: … and at least this many characters (a 注疏 chapter and the 經 and 注 alone: a fifth of the one,
+#: all of the other)
+MIN_CHARS = 50
 #: a segment the models decided takes the witness's layers where this share of its characters line up
 MIN_SEGMENT_SHARE = 0.5
 
@@ -190,9 +193,9 @@ class Collation:
 
     @classmethod
     def of(cls, text: str, removed: Iterable[Removal], witnesses: Sequence[Witness]) -> Optional["Collation"]:
-        """The document ``text`` lined up with each of ``witnesses`` that shares a fifth of its text
-        (several editions of a chapter, or the chapters a long document spans), or None where too
-        little lines up to trust."""
+        """The document ``text`` lined up with each of ``witnesses`` that shares a fifth of the shorter
+        of the two (several editions of a chapter, the 經 and 注 of a 注疏 chapter, or the chapters a
+        long document spans), or None where none does."""
         view = segment_view(text, 0, len(text), sorted((r.start, r.end) for r in removed))
         stripped = strip_marks(view.text)
         chars = stripped.chars
@@ -204,13 +207,13 @@ class Collation:
             if not witness.chars:
                 continue
             shared = sum(1 for g in grams if g in witness.grams)  # about the characters anchors cover
-            if shared >= MIN_SHARE * len(chars) / 2:
+            if shared >= max(MIN_CHARS, MIN_SHARE * min(len(chars), len(witness.chars))) / 2:
                 ranked.append((shared, witness))
         ranked.sort(key=lambda pair: -pair[0])
         maps = []
         for _shared, witness in ranked:
             mapped = align(chars, witness.chars, grams_a=grams, grams_b=witness.grams)
-            if sum(1 for j in mapped if j >= 0) >= MIN_SHARE * len(chars):
+            if sum(1 for j in mapped if j >= 0) >= max(MIN_CHARS, MIN_SHARE * min(len(chars), len(witness.chars))):
                 maps.append((witness, mapped))
         if not maps:
             return None
