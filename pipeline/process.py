@@ -13,6 +13,7 @@ import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
@@ -576,8 +577,10 @@ class DocumentProcessor:
             return self.error_record(item, f"{item.origin}: {type(exc).__name__}: {exc}")
 
 
+@lru_cache(maxsize=4096)
 def _resolved(source: str) -> str:
-    """A file's path made absolute (a source named two ways is one file); any other source as it is."""
+    """A file's path made absolute (a source named two ways is one file); any other source as it is.
+    Asked for every witness of every document: remembered."""
     try:
         path = Path(source)
         return str(path.resolve()) if path.is_file() else source

@@ -181,7 +181,7 @@ class Collation:
         # the witness whose layer a char takes: the first that lines it up where its own edition
         # decided the layer (a marker, an anchor, the layout), not its layer model, which knows no
         # more than ours
-        self.owner = array("b", [-1]) * len(self.raw_positions)
+        self.owner = array("i", [-1]) * len(self.raw_positions)
         self.lined = array("b", [0]) * len(self.raw_positions)  # does any witness line it up
         for k, (witness, mapped) in reversed(list(enumerate(self.maps))):
             codes = witness.layers
