@@ -257,3 +257,18 @@ def test_collate_makes_each_input_a_witness_of_the_others(tmp_path):
                                  "--witness", str(editions[1])])
     assert result.exit_code == 0, result.output
     assert json.loads(named.read_text(encoding="utf-8"))["clauses"] == records[2]["clauses"]
+
+
+def test_a_passage_alone_is_collated_too(collating):
+    """One 經 passage of 士相見禮 as a record (meta.layer JING), its marks stripped, as a gold passage
+    is read unpunctuated: 21 characters line up with the e-book, which gives it its clauses and
+    bounds 主人's speech (敢辭贄 no act of his)."""
+    from pipeline.corpus import iter_units
+    from pipeline.text.marks import strip_marks
+
+    unit = next(u.text for u in iter_units("zhushu-xhtml", chapters=["03"]) if "聞吾子稱贄" in u.text and u.layer == "JING")
+    passage = strip_marks(unit).chars
+    collating.use_witness([str(_file("zhushu-xhtml", "03"))])
+    out = collating.process({"text": passage, "meta": {"layer": "JING"}})
+    assert out["meta"]["witness"]["share"] == 1.0
+    assert [(a["actor"], a["verb"]) for a in out["actions"]] == [("主人", "對")]

@@ -37,8 +37,8 @@ SHORT_BLOCK = 3
 MARKS_PER = 20
 #: a witness lines up with a document where this share of the shorter of the two lines up …
 MIN_SHARE = 0.2
-#: … and at least this many characters (a 注疏 chapter and the 經 and 注 alone: a fifth of the one,
-#: all of the other)
+#: … and at least this many characters, or half of a shorter document (a 注疏 chapter and the 經 and
+#: 注 alone: a fifth of the one, all of the other; a passage given alone as a record: half of it)
 MIN_CHARS = 50
 #: a segment the models decided takes the witness's layers where this share of its characters line up
 MIN_SEGMENT_SHARE = 0.5
@@ -202,18 +202,19 @@ class Collation:
         if not chars:
             return None
         grams = _unique_grams(chars, ANCHOR)
+        floor = min(MIN_CHARS, len(chars) / 2)
         ranked = []
         for witness in witnesses:
             if not witness.chars:
                 continue
             shared = sum(1 for g in grams if g in witness.grams)  # about the characters anchors cover
-            if shared >= max(MIN_CHARS, MIN_SHARE * min(len(chars), len(witness.chars))) / 2:
+            if shared >= max(floor, MIN_SHARE * min(len(chars), len(witness.chars))) / 2:
                 ranked.append((shared, witness))
         ranked.sort(key=lambda pair: -pair[0])
         maps = []
         for _shared, witness in ranked:
             mapped = align(chars, witness.chars, grams_a=grams, grams_b=witness.grams)
-            if sum(1 for j in mapped if j >= 0) >= max(MIN_CHARS, MIN_SHARE * min(len(chars), len(witness.chars))):
+            if sum(1 for j in mapped if j >= 0) >= max(floor, MIN_SHARE * min(len(chars), len(witness.chars))):
                 maps.append((witness, mapped))
         if not maps:
             return None
