@@ -40,7 +40,8 @@ MIN_SHARE = 0.2
 #: … and at least this many characters, or half of a shorter document (a 注疏 chapter and the 經 and
 #: 注 alone: a fifth of the one, all of the other; a passage given alone as a record: half of it)
 MIN_CHARS = 50
-#: a segment the models decided takes the witness's layers where this share of its characters line up
+#: a segment the models decided takes the witnesses' layers where this share of its characters line up
+#: with a witness whose edition decided their layer (not its layer model)
 MIN_SEGMENT_SHARE = 0.5
 
 _LAYER_CODE = {"JING": "J", "ZHU": "Z", "SHU": "S", "OTHER": "O"}
