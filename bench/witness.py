@@ -11,8 +11,8 @@ process`, alone and with the chapter's punctuated XHTML e-book as witness, and c
   on every corpus chapter, the e-book's punctuation of these chapters included;
 - the characters whose layer the witness changed (of those the layer model had decided).
 
-The breaks the witness decides are the e-book editor's by construction, so no break F1 is given
-here; what a witness does for the layers is scored against another edition in
+The breaks the witness decides are the e-book editor's by construction (scored against him they
+would be right by definition); what a witness does for the layers is scored against another edition in
 bench/siku_runs.py (column "+ XHTML witness"), and for the tuples in
 `bench/siku_actions.py --witness`.
 

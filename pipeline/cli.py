@@ -113,6 +113,9 @@ def process(
         if witness or collate:
             overrides["witness"] = _witness_setting(list(witness or []), paths if collate else [])
         cfg = load_config(config, overrides or None)
+        named = (cfg.get("witness") or {}).get("paths") or []
+        if named and "digest" not in cfg["witness"]:  # a witness named in a -c config: its files' digest too
+            cfg["witness"] = {**cfg["witness"], **_witness_setting(list(named))}
         undecided_layer(cfg)  # a wrong --layer (or [layers] undecided_layer) fails the run once, here
         if executor == "local":  # fail once, clearly, if a model the config asks for is missing
             from pipeline.process import DocumentProcessor
@@ -158,7 +161,7 @@ def process(
             f"({report.chars_per_second:,.0f} chars/s; {report.reused} reused from {output}.d/) → {output}"
         )
         hints = [_unmarked_hint(report.rows), _classic_hint(report.rows)]
-        if witness or collate:
+        if (cfg.get("witness") or {}).get("paths"):
             hints.append(_witness_hint(report.rows))
         for hint in hints:
             if hint:

@@ -272,3 +272,24 @@ def test_a_passage_alone_is_collated_too(collating):
     out = collating.process({"text": passage, "meta": {"layer": "JING"}})
     assert out["meta"]["witness"]["share"] == 1.0
     assert [(a["actor"], a["verb"]) for a in out["actions"]] == [("主人", "對")]
+
+
+def test_a_witness_named_in_a_config_file(tmp_path):
+    """`[witness] paths` in a -c config works as --witness does, and the summary says so; the witness
+    files' digest is part of the setting, so a resumed run does not reuse documents collated with
+    the witness as it was before it changed."""
+    import shutil
+
+    witness = tmp_path / "witness.xhtml"
+    shutil.copy(_file("zhushu-xhtml", "10"), witness)
+    cfg = tmp_path / "witness.cfg"
+    cfg.write_text(f'[witness]\npaths = ["{witness}"]\n', encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["process", str(_file("zhengzhu-sbck", "10")), "-o", str(out), "-c", str(cfg)])
+    assert result.exit_code == 0, result.output
+    assert "1 of 1 document(s) collated with the witness" in " ".join(result.output.split())
+    assert json.loads(out.read_text(encoding="utf-8"))["meta"]["witness"]["sources"] == [str(witness)]
+    shutil.copy(_file("zhushu-xhtml", "03"), witness)  # the same file now holds another chapter
+    again = runner.invoke(app, ["process", str(_file("zhengzhu-sbck", "10")), "-o", str(out), "-q", "-c", str(cfg)])
+    assert again.exit_code == 0, again.output
+    assert "witness" not in json.loads(out.read_text(encoding="utf-8"))["meta"]  # recomputed, not reused
