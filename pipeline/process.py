@@ -41,6 +41,9 @@ class Stats:
     witness_share: Optional[float] = None
 
 
+#: witnesses up to this many characters have their anchor strings found at preload (shared by forked
+#: workers); a larger set finds them for each witness when a document first lines up with it
+WITNESS_PRELOAD = 10_000_000
 #: an undecided segment longer than this (chars) is classified sentence by sentence
 LONG_UNDECIDED = 5000
 #: the longest piece such a segment is cut into where no sentence mark comes sooner
@@ -177,6 +180,7 @@ class DocumentProcessor:
         self._splitter = splitter
         self._splitter_loaded = splitter is not None
         self._witness: Any = None
+        self._witness_index: Any = None
         self._witness_loaded = False
         #: seconds spent per stage over every document this processor has seen (for benchmarks)
         self.timings: Counter = Counter()
@@ -259,12 +263,15 @@ class DocumentProcessor:
             self._witness_loaded = True
             paths = (self.config.get("witness") or {}).get("paths") or []
             if paths:
-                self._witness = self.read_witness(paths)
+                self.use_witness(paths)
         return self._witness
 
     def use_witness(self, paths: Optional[Sequence[str]]) -> None:
         """Collate the documents from now on with the editions ``paths`` names (None: no witness)."""
+        from pipeline.text.collate import WitnessIndex
+
         self._witness = self.read_witness(paths) if paths else None
+        self._witness_index = WitnessIndex(self._witness) if self._witness else None
         self._witness_loaded = True
 
     def read_witness(self, paths: Sequence[str]):
@@ -296,8 +303,8 @@ class DocumentProcessor:
         from pipeline.text.collate import Collation
 
         own = _resolved(source) if source else None
-        witnesses = [w for w in self.witness if own is None or _resolved(w.source) != own]
-        collation = Collation.of(work if work is not None else text, removed, witnesses)
+        collation = Collation.of(work if work is not None else text, removed, self._witness_index,
+                                 skip=(lambda w: _resolved(w.source) == own) if own is not None else None)
         if collation is None:
             return segments, None
         out: list[Segment] = []
@@ -323,8 +330,9 @@ class DocumentProcessor:
         from pipeline.nlp.ruler import LexiconSpans
 
         _ = self.nlp, self.nlp_lexicon, self.extractor, self.splitter, self.layer_model
-        for witness in self.witness or []:
-            _ = witness.grams  # found once, before any fork: the workers share them
+        if self.witness and sum(len(w.chars) for w in self.witness) <= WITNESS_PRELOAD:
+            for witness in self.witness:
+                _ = witness.grams  # found once, before any fork: the workers share them
         if "span_model" in self.nlp.pipe_names or not isinstance(self.nlp_lexicon, LexiconSpans):
             # some text will be tokenized: the backend's dictionary loaded once, before any fork
             warm_up = getattr(self.nlp.tokenizer, "warm_up", None)

@@ -293,3 +293,21 @@ def test_a_witness_named_in_a_config_file(tmp_path):
     again = runner.invoke(app, ["process", str(_file("zhengzhu-sbck", "10")), "-o", str(out), "-q", "-c", str(cfg)])
     assert again.exit_code == 0, again.output
     assert "witness" not in json.loads(out.read_text(encoding="utf-8"))["meta"]  # recomputed, not reused
+
+
+def test_the_index_finds_the_chapter_a_document_lines_up_with():
+    """The witnesses a document is weighed against come from an index of every fourth 8-character
+    string of each: the 四部叢刊 覲禮 hits the e-book's 覲禮 hundreds of times, its 士相見禮 and 喪服
+    (other chapters, the same formulae here and there) a handful."""
+    from pipeline.layers import segment_layers
+    from pipeline.text.collate import ANCHOR, Witness, WitnessIndex, _unique_grams
+
+    witnesses = []
+    for chapter in ("03", "10", "11"):
+        text = _file("zhushu-xhtml", chapter).read_text(encoding="utf-8")
+        result = segment_layers(text, str(_file("zhushu-xhtml", chapter)))
+        witnesses.append(Witness.from_segments(chapter, text, result.segments, result.removed))
+    index = WitnessIndex(witnesses)
+    sbck = _file("zhengzhu-sbck", "10").read_text(encoding="utf-8")
+    hits = index.hits(_unique_grams(_han(sbck), ANCHOR))
+    assert hits[1] > 500 and hits[0] < 30 and hits[2] < 30

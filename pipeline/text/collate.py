@@ -17,8 +17,9 @@ from __future__ import annotations
 import bisect
 import difflib
 from array import array
+from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence, Union
 
 from pipeline.records import Removal, Segment
 from pipeline.text.marks import strip_marks
@@ -40,6 +41,9 @@ MIN_SHARE = 0.2
 #: … and at least this many characters, or half of a shorter document (a 注疏 chapter and the 經 and
 #: 注 alone: a fifth of the one, all of the other; a passage given alone as a record: half of it)
 MIN_CHARS = 50
+#: the index of the witnesses keeps every INDEX_STEP-th 8-character string of each: a document that
+#: shares a stretch of INDEX_STEP + 7 characters with a witness finds it there
+INDEX_STEP = 4
 #: a segment the models decided takes the witnesses' layers where this share of its characters line up
 #: with a witness whose edition decided their layer (not its layer model)
 MIN_SEGMENT_SHARE = 0.5
@@ -170,6 +174,42 @@ class Witness:
                    "".join(quoted))
 
 
+class WitnessIndex:
+    """Which witnesses write an 8-character string (every INDEX_STEP-th of each): the witnesses a
+    document may line up with are found without weighing it against every one of them (`yili
+    process --collate` over many documents would otherwise cost documents × witnesses)."""
+
+    def __init__(self, witnesses: Sequence[Witness]):
+        self.witnesses = [w for w in witnesses if w.chars]
+        where: dict[str, Union[int, tuple[int, ...]]] = {}
+        for k, witness in enumerate(self.witnesses):
+            chars = witness.chars
+            for i in range(0, len(chars) - ANCHOR + 1, INDEX_STEP):
+                gram = chars[i:i + ANCHOR]
+                have = where.get(gram)
+                if have is None:
+                    where[gram] = k
+                elif isinstance(have, int):
+                    if have != k:
+                        where[gram] = (have, k)
+                elif k not in have:
+                    where[gram] = have + (k,)
+        self.where = where
+
+    def hits(self, grams: Iterable[str]) -> Counter:
+        """witness number → how many of ``grams`` it writes at an indexed place."""
+        out: Counter = Counter()
+        for gram in grams:
+            have = self.where.get(gram)
+            if have is None:
+                continue
+            if isinstance(have, int):
+                out[have] += 1
+            else:
+                out.update(have)
+        return out
+
+
 class Collation:
     """A document's characters lined up with each witness that shares enough of its text."""
 
@@ -193,10 +233,12 @@ class Collation:
                         self.owner[n] = k
 
     @classmethod
-    def of(cls, text: str, removed: Iterable[Removal], witnesses: Sequence[Witness]) -> Optional["Collation"]:
+    def of(cls, text: str, removed: Iterable[Removal], witnesses: Union[Sequence[Witness], WitnessIndex],
+           skip: Optional[Callable[[Witness], bool]] = None) -> Optional["Collation"]:
         """The document ``text`` lined up with each of ``witnesses`` that shares a fifth of the shorter
         of the two (several editions of a chapter, the 經 and 注 of a 注疏 chapter, or the chapters a
-        long document spans), or None where none does."""
+        long document spans), or None where none does. With a :class:`WitnessIndex` only the
+        witnesses it finds are weighed; ``skip``: witnesses not to use (the document itself)."""
         view = segment_view(text, 0, len(text), sorted((r.start, r.end) for r in removed))
         stripped = strip_marks(view.text)
         chars = stripped.chars
@@ -204,9 +246,15 @@ class Collation:
             return None
         grams = _unique_grams(chars, ANCHOR)
         floor = min(MIN_CHARS, len(chars) / 2)
+        if isinstance(witnesses, WitnessIndex):  # a witness sharing enough has half its share indexed
+            hits = witnesses.hits(grams)
+            weighed = [w for k, w in enumerate(witnesses.witnesses)
+                       if hits[k] * INDEX_STEP * 2 >= max(floor, MIN_SHARE * min(len(chars), len(w.chars))) / 2]
+        else:
+            weighed = [w for w in witnesses if w.chars]
         ranked = []
-        for witness in witnesses:
-            if not witness.chars:
+        for witness in weighed:
+            if skip is not None and skip(witness):
                 continue
             shared = sum(1 for g in grams if g in witness.grams)  # about the characters anchors cover
             if shared >= max(floor, MIN_SHARE * min(len(chars), len(witness.chars))) / 2:
