@@ -109,11 +109,12 @@ def with_witness(text: str, segments, removed, witness_path: Path):
     """``segments`` with those the models decided cut to the layers of the witness edition (the
     witness read by its markers alone, as `yili process --witness` reads it but for the model)."""
     from pipeline.layers import segment_layers
-    from pipeline.text.collate import Collation, Witness
+    from pipeline.text.collate import Collation, Witness, WitnessIndex
 
     wtext = witness_path.read_text(encoding="utf-8")
     wres = segment_layers(wtext, str(witness_path))
-    collation = Collation.of(text, removed, [Witness.from_segments(str(witness_path), wtext, wres.segments, wres.removed)])
+    witness = Witness.from_segments(str(witness_path), wtext, wres.segments, wres.removed)
+    collation = Collation.of(text, removed, WitnessIndex([witness]))
     if collation is None:
         return segments
     return [p for s in segments for p in (collation.layers(text, s) if s.evidence in ("model", "default") else [s])]

@@ -51,6 +51,7 @@ def main() -> int:
     from pipeline.read.inputs import read_file
     from pipeline.text.normalise import segment_view
     from pipeline.text.sentences import is_punctuated
+    from pipeline.text.view import overlapping
 
     from pipeline.actions.report import unseen_processors
 
@@ -79,7 +80,7 @@ def main() -> int:
             for seg in segments:
                 if seg.layer == "OTHER":
                     continue
-                view = segment_view(work, seg.start, seg.end, [r for r in drop if r[1] > seg.start and r[0] < seg.end])
+                view = segment_view(work, seg.start, seg.end, overlapping(drop, seg.start, seg.end))
                 if not view.text or is_punctuated(view.text):
                     continue
                 boundaries += len(view.text) - 1

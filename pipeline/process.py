@@ -7,7 +7,6 @@ bad document: the caller gets the record back with an ``error`` field instead.
 
 from __future__ import annotations
 
-import bisect
 import copy
 import re
 import time
@@ -80,19 +79,6 @@ def _merge_pieces(text: str, segments: list[Segment], cut: set[tuple[int, int]])
             cut.add((joined.start, joined.end))
         else:
             out.append(seg)
-    return out
-
-
-def _within(ranges: list[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:
-    """The sorted, disjoint ``ranges`` that overlap ``[start, end)`` (by bisection: documents
-    can hold tens of thousands of segments and of removed ranges)."""
-    i = bisect.bisect_left(ranges, (start, start)) - 1
-    i = max(i, 0)
-    out = []
-    while i < len(ranges) and ranges[i][0] < end:
-        if ranges[i][1] > start:
-            out.append(ranges[i])
-        i += 1
     return out
 
 
@@ -179,8 +165,7 @@ class DocumentProcessor:
         self._layer_model_error: Optional[str] = None
         self._splitter = splitter
         self._splitter_loaded = splitter is not None
-        self._witness: Any = None
-        self._witness_index: Any = None
+        self._witness: Any = None  # a WitnessIndex
         self._witness_loaded = False
         #: seconds spent per stage over every document this processor has seen (for benchmarks)
         self.timings: Counter = Counter()
@@ -257,8 +242,8 @@ class DocumentProcessor:
 
     @property
     def witness(self):
-        """The editions ``[witness] paths`` names, read once: a :class:`~pipeline.text.collate.Witness`
-        per document, or None."""
+        """The editions ``[witness] paths`` names, read once: a :class:`~pipeline.text.collate.WitnessIndex`
+        of their documents, or None."""
         if not self._witness_loaded:
             self._witness_loaded = True
             paths = (self.config.get("witness") or {}).get("paths") or []
@@ -270,8 +255,7 @@ class DocumentProcessor:
         """Collate the documents from now on with the editions ``paths`` names (None: no witness)."""
         from pipeline.text.collate import WitnessIndex
 
-        self._witness = self.read_witness(paths) if paths else None
-        self._witness_index = WitnessIndex(self._witness) if self._witness else None
+        self._witness = WitnessIndex(self.read_witness(paths)) if paths else None
         self._witness_loaded = True
 
     def read_witness(self, paths: Sequence[str]):
@@ -303,7 +287,7 @@ class DocumentProcessor:
         from pipeline.text.collate import Collation
 
         own = _resolved(source) if source else None
-        collation = Collation.of(work if work is not None else text, removed, self._witness_index,
+        collation = Collation.of(work if work is not None else text, removed, self.witness,
                                  skip=(lambda w: _resolved(w.source) == own) if own is not None else None)
         if collation is None:
             return segments, None
@@ -330,8 +314,8 @@ class DocumentProcessor:
         from pipeline.nlp.ruler import LexiconSpans
 
         _ = self.nlp, self.nlp_lexicon, self.extractor, self.splitter, self.layer_model
-        if self.witness and sum(len(w.chars) for w in self.witness) <= WITNESS_PRELOAD:
-            for witness in self.witness:
+        if self.witness is not None and sum(len(w.chars) for w in self.witness.witnesses) <= WITNESS_PRELOAD:
+            for witness in self.witness.witnesses:
                 _ = witness.grams  # found once, before any fork: the workers share them
         if "span_model" in self.nlp.pipe_names or not isinstance(self.nlp_lexicon, LexiconSpans):
             # some text will be tokenized: the backend's dictionary loaded once, before any fork
@@ -401,6 +385,7 @@ class DocumentProcessor:
         from pipeline.actions import Passage
         from pipeline.text.normalise import segment_view
         from pipeline.text.sentences import split_units
+        from pipeline.text.view import overlapping
 
         clock = time.perf_counter
         t0 = clock()
@@ -432,7 +417,7 @@ class DocumentProcessor:
         spans: list[dict[str, Any]] = []
         passages: list[Passage] = []
         t1 = clock()
-        views = [(seg, segment_view(work, seg.start, seg.end, _within(drop, seg.start, seg.end))) for seg in segments]
+        views = [(seg, segment_view(work, seg.start, seg.end, overlapping(drop, seg.start, seg.end))) for seg in segments]
         views = [(seg, view) for seg, view in views if view.text]
         t2 = clock()
         self.timings["normalise"] += t2 - t1

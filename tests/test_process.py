@@ -134,18 +134,18 @@ def test_samples_flag_processes_the_bundled_seeds(tmp_path):
 def test_batched_sentence_breaks_equal_each_layers_own_splitter(processor):
     """The 斷句 of a document's unpunctuated segments, predicted in one batch, is what each segment's
     layer-bound splitter (Punctuator.for_layer) gives it alone: 經, 注 and 疏 each with their own features."""
-    from pipeline.process import _within
     from pipeline.read.inputs import read_file
     from pipeline.text.normalise import segment_view
     from pipeline.text.quotations import quotation_breaks
     from pipeline.text.sentences import Break
+    from pipeline.text.view import overlapping
 
     path = next(p for p in corpus_files() if p.parent.name == "zhushu-siku")  # an unpunctuated edition
     record = read_file(path).record
     text = record["text"]
     _layout, segments, removed = processor.layers(record)
     drop = sorted((r.start, r.end) for r in removed)
-    views = [(seg, segment_view(text, seg.start, seg.end, _within(drop, seg.start, seg.end))) for seg in segments]
+    views = [(seg, segment_view(text, seg.start, seg.end, overlapping(drop, seg.start, seg.end))) for seg in segments]
     views = [(seg, view) for seg, view in views if view.text]
     batched = processor._breaks(views)
     layers = {views[n][0].layer for n in batched}

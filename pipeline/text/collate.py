@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Sequence, Union
 
 from pipeline.records import Removal, Segment
-from pipeline.text.marks import strip_marks
+from pipeline.text.marks import NEUTRAL_MARKS, strip_marks
 from pipeline.text.normalise import segment_view
+from pipeline.text.view import overlapping
 
 #: anchor length: long enough that an 8-character string written once in both texts is the same
 #: place of both (the 儀禮's formulae repeat, but rarely 8 characters alike and once only)
@@ -52,7 +53,7 @@ _LAYER_CODE = {"JING": "J", "ZHU": "Z", "SHU": "S", "OTHER": "O"}
 _CODE_LAYER = {v: k for k, v in _LAYER_CODE.items()}
 _STRENGTH = {"N": 0, "C": 1, "S": 2}
 #: the marks of a list (賓、介) and those that are neither text nor breaks: no boundary of a clause
-_LIST_MARKS = "、﹑「」『』‘’“”《》〈〉（）()［］[]【】‧．·・"
+_LIST_MARKS = "、﹑" + "".join(sorted(NEUTRAL_MARKS))
 
 
 def _unique_grams(s: str, k: int) -> dict[str, int]:
@@ -127,12 +128,10 @@ class Witness:
     labels: str  # N / C / S: the strongest mark between a char and the next (、 of a list: N)
     punctuated: bool
     #: "1" for a char inside quotation marks (speech: 曰「…」), else "0"
-    quoted: str = ""
+    quoted: str
 
     def __post_init__(self) -> None:
         self._grams: Optional[dict[str, int]] = None
-        if not self.quoted:
-            self.quoted = "0" * len(self.chars)
 
     @property
     def grams(self) -> dict[str, int]:
@@ -156,7 +155,7 @@ class Witness:
         for seg in segments:
             if seg.layer == "OTHER":
                 continue
-            view = segment_view(text, seg.start, seg.end, [r for r in drop if r[1] > seg.start and r[0] < seg.end])
+            view = segment_view(text, seg.start, seg.end, overlapping(drop, seg.start, seg.end))
             stripped = strip_marks(view.text)
             chars.append(stripped.chars)
             code = _LAYER_CODE.get(seg.layer, "O")
@@ -233,12 +232,12 @@ class Collation:
                         self.owner[n] = k
 
     @classmethod
-    def of(cls, text: str, removed: Iterable[Removal], witnesses: Union[Sequence[Witness], WitnessIndex],
+    def of(cls, text: str, removed: Iterable[Removal], witnesses: WitnessIndex,
            skip: Optional[Callable[[Witness], bool]] = None) -> Optional["Collation"]:
-        """The document ``text`` lined up with each of ``witnesses`` that shares a fifth of the shorter
-        of the two (several editions of a chapter, the 經 and 注 of a 注疏 chapter, or the chapters a
-        long document spans), or None where none does. With a :class:`WitnessIndex` only the
-        witnesses it finds are weighed; ``skip``: witnesses not to use (the document itself)."""
+        """The document ``text`` lined up with each of the ``witnesses`` that shares a fifth of the
+        shorter of the two (several editions of a chapter, the 經 and 注 of a 注疏 chapter, or the
+        chapters a long document spans), or None where none does. Only the witnesses the index
+        finds are weighed; ``skip``: witnesses not to use (the document itself)."""
         view = segment_view(text, 0, len(text), sorted((r.start, r.end) for r in removed))
         stripped = strip_marks(view.text)
         chars = stripped.chars
@@ -246,24 +245,24 @@ class Collation:
             return None
         grams = _unique_grams(chars, ANCHOR)
         floor = min(MIN_CHARS, len(chars) / 2)
-        if isinstance(witnesses, WitnessIndex):  # a witness sharing enough has half its share indexed
-            hits = witnesses.hits(grams)
-            weighed = [w for k, w in enumerate(witnesses.witnesses)
-                       if hits[k] * INDEX_STEP * 2 >= max(floor, MIN_SHARE * min(len(chars), len(w.chars))) / 2]
-        else:
-            weighed = [w for w in witnesses if w.chars]
+
+        def least(witness: Witness) -> float:  # the characters that must line up with it
+            return max(floor, MIN_SHARE * min(len(chars), len(witness.chars)))
+
+        hits = witnesses.hits(grams)  # a witness sharing enough has half its share indexed
+        weighed = [w for k, w in enumerate(witnesses.witnesses) if hits[k] * INDEX_STEP * 2 >= least(w) / 2]
         ranked = []
         for witness in weighed:
             if skip is not None and skip(witness):
                 continue
             shared = sum(1 for g in grams if g in witness.grams)  # about the characters anchors cover
-            if shared >= max(floor, MIN_SHARE * min(len(chars), len(witness.chars))) / 2:
+            if shared >= least(witness) / 2:
                 ranked.append((shared, witness))
         ranked.sort(key=lambda pair: -pair[0])
         maps = []
         for _shared, witness in ranked:
             mapped = align(chars, witness.chars, grams_a=grams, grams_b=witness.grams)
-            if sum(1 for j in mapped if j >= 0) >= max(floor, MIN_SHARE * min(len(chars), len(witness.chars))):
+            if sum(1 for j in mapped if j >= 0) >= least(witness):
                 maps.append((witness, mapped))
         if not maps:
             return None
@@ -277,6 +276,12 @@ class Collation:
     def sources(self) -> list[str]:
         """The witness documents lined up with the document, the one sharing most of it first."""
         return [witness.source for witness, _mapped in self.maps]
+
+    def _numbers(self, starts: Sequence[int]) -> list[Optional[int]]:
+        """For each character of a view (the raw offset of each), its number among the document's
+        characters, or None (no text character: a mark the view kept)."""
+        index = self._index
+        return [index.get(pos) for pos in starts]
 
     def _span(self, start: int, end: int) -> range:
         lo = bisect.bisect_left(self.raw_positions, start)
@@ -320,8 +325,7 @@ class Collation:
         two quoted ones is quoted too. The first punctuated witness that lines a char up says."""
         punctuated = [(w, mapped) for w, mapped in self.maps if w.punctuated]
         inside: list[Optional[bool]] = [None] * len(text)  # True / False where the char lines up
-        for p in range(len(text)):
-            n = self._index.get(starts[p])
+        for p, n in enumerate(self._numbers(starts)):
             if n is None:
                 continue
             for witness, mapped in punctuated:
@@ -351,13 +355,13 @@ class Collation:
         witnesses do, the one sharing most of the document says."""
         out: dict[int, Optional[str]] = {}
         kinds = {"N": None, "C": "clause", "S": "sentence"}
+        numbers = self._numbers(starts)
         for witness, mapped in self.maps:
             if not witness.punctuated:
                 continue
-            labels, index = witness.labels, self._index
+            labels = witness.labels
             prev = -1  # witness index of the last text char of the view
-            for p in range(len(text)):
-                n = index.get(starts[p])
+            for p, n in enumerate(numbers):
                 if n is None:
                     continue
                 j = mapped[n]

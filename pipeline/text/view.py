@@ -7,6 +7,7 @@ views keep raw offsets directly, so the map never has to be composed at the end.
 
 from __future__ import annotations
 
+import bisect
 import re
 from array import array
 from dataclasses import dataclass
@@ -14,6 +15,18 @@ from itertools import compress
 from typing import Callable, Iterable, Optional
 
 from pipeline.text.references import written_unit
+
+
+def overlapping(ranges: list[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:
+    """The sorted, disjoint ``ranges`` that overlap ``[start, end)`` (by bisection: documents
+    can hold tens of thousands of segments and of removed ranges)."""
+    i = max(bisect.bisect_left(ranges, (start, start)) - 1, 0)
+    out = []
+    while i < len(ranges) and ranges[i][0] < end:
+        if ranges[i][1] > start:
+            out.append(ranges[i])
+        i += 1
+    return out
 
 
 @dataclass
