@@ -8,7 +8,9 @@ held-out chapter is tagged
 
 - at character level, for every way of joining the model's spans to the lexicon's (``MODES``);
 - through the real pipeline (``DocumentProcessor`` with ``[nlp] span_model`` set to the fold's
-  model, the default jieba tokenizer), for the tuple F1 and the span F1 ``yili evaluate actions`` reports.
+  model, the default jieba tokenizer), for the tuple F1 and the span F1 ``yili evaluate actions`` reports:
+  each passage alone, the chapter's passages as one document, and the passages as the records of
+  one JSONL file through `yili process` (``BatchRunner``), each naming its document in ``meta.doc``.
 
 Two settings:
 
@@ -117,6 +119,18 @@ def _count(bucket: dict[str, Counter], gold, pred) -> None:
         bucket[label]["pred"] += n
 
 
+def _through_yili_process(processor: Any, records: list[dict[str, Any]], path: Path) -> list[dict[str, Any]]:
+    """``records`` written to one JSONL file at ``path`` and read back from `yili process`'s output."""
+    import srsly
+
+    from pipeline.batch.runner import BatchRunner
+
+    srsly.write_jsonl(path, records)
+    out = path.with_name(path.stem + ".out.jsonl")
+    BatchRunner(processor.config, jobs=1, resume=False, processor=processor).run([str(path)], out)
+    return list(srsly.read_jsonl(out))
+
+
 def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mode: str, workdir: str) -> dict[str, Any]:
     from pipeline.actions.report import _Scores, variant
     from pipeline.nlp import span_model as sm
@@ -145,15 +159,21 @@ def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mod
 
     # the real pipeline, lexicon alone and with the fold's model; "document": the model, the chapter's
     # passages read as one document (DocumentProcessor.process_document), as `yili process` reads a
-    # chapter file (the per-passage gold is scored passage by passage)
+    # chapter file (the per-passage gold is scored passage by passage); "records": the same passages as
+    # the records of one JSONL file through `yili process` (BatchRunner), each naming its document in
+    # meta.doc as the gold does (pipeline/batch/passages.py)
     pipeline: dict[str, Any] = {}
     model_cfg = {"span_model": str(model_dir), "span_model_mode": MODES[pipeline_mode][0], "span_model_labels": MODES[pipeline_mode][1]}
-    for name, nlp_cfg in (("lexicon", {"span_model": None}), ("model", model_cfg), ("document", model_cfg)):
+    for name, nlp_cfg in (("lexicon", {"span_model": None}), ("model", model_cfg), ("document", model_cfg), ("records", model_cfg)):
         processor = DocumentProcessor({**config, "nlp": {**config["nlp"], **nlp_cfg}})
         per_form = {}
         for form in FORMS:
             docs = [{"text": variant(rec, form)[0], "meta": {"layer": "JING"}} for rec in records]
-            outs = processor.process_document(docs) if name == "document" else [processor.process(d) for d in docs]
+            if name == "records":
+                outs = _through_yili_process(processor, [{**d, "meta": {**d["meta"], "doc": rec["meta"]["doc"]}}
+                                                         for d, rec in zip(docs, records)], work / f"{form}.jsonl")
+            else:
+                outs = processor.process_document(docs) if name == "document" else [processor.process(d) for d in docs]
             scores = _Scores()
             for n, (rec, out) in enumerate(zip(records, outs)):
                 gold_spans = variant(rec, form)[1]
@@ -197,7 +217,7 @@ def aggregate(folds: list[dict[str, Any]]) -> dict[str, Any]:
                 by_mode[mode] = _label_table(pooled)
             chars[form] = by_mode
         pipe: dict[str, Any] = {}
-        for name in ("lexicon", "model", "document"):
+        for name in ("lexicon", "model", "document", "records"):
             per_form = {}
             for form in FORMS:
                 gold = [t for f in mine for t in f["pipeline"][name][form]["gold"]]
@@ -244,7 +264,8 @@ def markdown(result: dict[str, Any]) -> list[str]:
             for form, v in per_form.items():
                 t, s = v["tuples"], v["spans"]
                 label = {"lexicon": "lexicon", "model": "lexicon+model " + result["pipeline_mode"],
-                         "document": "lexicon+model " + result["pipeline_mode"] + ", chapter as one document"}[name]
+                         "document": "lexicon+model " + result["pipeline_mode"] + ", chapter as one document",
+                         "records": "lexicon+model " + result["pipeline_mode"] + ", passages as records of one JSONL file (`yili process`)"}[name]
                 lines.append(f"| {label} | {form} | "
                              f"{t['precision']:.3f} | {t['recall']:.3f} | {t['f1']:.3f} | {s['all']['precision']:.3f} | "
                              f"{s['all']['recall']:.3f} | {s['all']['f1']:.3f} | " + " | ".join(f"{s[lb]['f1']:.3f}" for lb in SPAN_LABELS) + " |")

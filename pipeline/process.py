@@ -377,8 +377,15 @@ class DocumentProcessor:
         return [self._finish(prep, names) for prep in prepared]
 
     def document_names(self, records: Sequence[dict[str, Any]]) -> frozenset[str]:
-        """The names the passages of ``records`` (one document) give, for :meth:`process`."""
-        return self.extractor.document_names([p for record in records for p in self._prepare(record).passages])
+        """The names the passages of ``records`` (one document) give, for :meth:`process`. A record
+        that cannot be read gives none (:meth:`process_item` says why when its turn comes)."""
+        passages = []
+        for record in records:
+            try:
+                passages.extend(self._prepare(record).passages)
+            except Exception:  # noqa: BLE001 - its own error is written with it, not here
+                continue
+        return self.extractor.document_names(passages)
 
     def _prepare(self, record: dict[str, Any]) -> "_Prepared":
         """Every stage before the tuples: layers, views, sentences, clauses, tagged spans, passages."""
@@ -565,7 +572,7 @@ class DocumentProcessor:
         if item.error is not None:
             return self.error_record(item)
         try:
-            return self.process(item.record)
+            return self.process(item.record, item.names)
         except Exception as exc:  # one bad document never stops the run
             return self.error_record(item, f"{item.origin}: {type(exc).__name__}: {exc}")
 

@@ -156,3 +156,104 @@ def test_output_and_results_are_shareable_files_not_private_temp_files(tmp_path)
     modes = {stat.S_IMODE(p.stat().st_mode) for p in [out, *(tmp_path / "out.jsonl.d").iterdir()]}
     assert modes == {0o644}
     assert not [p for p in tmp_path.rglob(".*.tmp")]  # no temporary file left behind
+
+
+def _lexicon_without(folder: Path, actor: str) -> Path:
+    import shutil
+
+    from pipeline.nlp.lexicon import default_lexicon_dir
+
+    shutil.copytree(default_lexicon_dir(), folder)
+    path = folder / "actors.txt"
+    path.write_text("".join(line + "\n" for line in path.read_text(encoding="utf-8").splitlines() if line.strip() != actor),
+                    encoding="utf-8")
+    return folder
+
+
+def test_passages_of_one_document_given_as_records_are_read_with_the_names_of_all(tmp_path):
+    """A chapter cut into passages, a JSONL record each (特牲's first 40 gold passages, meta.doc
+    "15_….xhtml#pN"), with 尸 out of the lexicon: `yili process` reads each with the names the whole
+    chapter gives, as the chapter's file would be read (process_document), one output line per record,
+    with one worker or two. A bad line among them cuts nothing; a passage of another chapter after
+    them (鄉射) is read alone; ``passages_as_document = false`` reads every record alone."""
+    from pipeline.process import DocumentProcessor
+
+    gold = list(srsly.read_jsonl(REPO / "annotations" / "actions" / "dev" / "15.jsonl"))[:40]
+    other = next(srsly.read_jsonl(REPO / "annotations" / "actions" / "dev" / "05.jsonl"))
+    chapter = [{"text": r["text"], "meta": r["meta"]} for r in gold]
+    stranger = {"text": other["text"], "meta": other["meta"]}
+    path = tmp_path / "passages.jsonl"
+    lines = [json.dumps(r, ensure_ascii=False) for r in chapter]
+    lines.insert(20, '{"text": "尸')  # a line cut short
+    lines.append(json.dumps(stranger, ensure_ascii=False))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lexicon = _lexicon_without(tmp_path / "lexicon", "尸")
+    cfg = load_config(overrides={"paths": {"lexicon": str(lexicon)}, "nlp": {"span_model": None}})
+    processor = DocumentProcessor(cfg)
+    together = processor.process_document(chapter)
+    alone = [processor.process(r) for r in chapter]
+
+    def acts(out: dict) -> list[tuple]:
+        return [(a["actor"], a["verb"], a["start"]) for a in out["actions"]]
+
+    assert sum(acts(t) != acts(a) for t, a in zip(together, alone)) >= 10  # 尸 answers, 尸 eats …
+    for jobs in (1, 2):
+        out = tmp_path / f"out{jobs}.jsonl"
+        report = BatchRunner(cfg, jobs=jobs, resume=False).run([str(path)], out)
+        written = list(srsly.read_jsonl(out))
+        assert report.failed == 1 and f"{path}:21" in written[20]["error"]
+        del written[20]
+        assert [acts(r) for r in written[:-1]] == [acts(r) for r in together]
+        assert [r["spans"] for r in written[:-1]] == [r["spans"] for r in together]
+        assert acts(written[-1]) == acts(processor.process(stranger))
+    # ("尸", "拜") of 主人再拜，尸答拜 comes from the other passages
+    assert ("尸", "拜") in [a[:2] for a in acts(together[4])] and ("尸", "拜") not in [a[:2] for a in acts(alone[4])]
+    alone_cfg = load_config(overrides={"paths": {"lexicon": str(lexicon)}, "nlp": {"span_model": None},
+                                       "actions": {"passages_as_document": False}})
+    BatchRunner(alone_cfg, jobs=1, resume=False).run([str(path)], tmp_path / "alone.jsonl")
+    written = [r for r in srsly.read_jsonl(tmp_path / "alone.jsonl") if "error" not in r]
+    assert [acts(r) for r in written[:-1]] == [acts(r) for r in alone]
+
+
+def test_a_passage_read_with_its_document_s_names_is_not_reused_from_a_run_that_read_it_alone(tmp_path):
+    """The results kept for resuming are keyed by the names a record was read with: the same
+    passage read alone, then beside the rest of its chapter, is computed again."""
+    gold = list(srsly.read_jsonl(REPO / "annotations" / "actions" / "dev" / "15.jsonl"))[:8]
+    records = [{"text": r["text"], "meta": r["meta"]} for r in gold]
+    lexicon = _lexicon_without(tmp_path / "lexicon", "尸")
+    cfg = load_config(overrides={"paths": {"lexicon": str(lexicon)}, "nlp": {"span_model": None}})
+    out = tmp_path / "out.jsonl"
+    srsly.write_jsonl(tmp_path / "one.jsonl", records[4:5])  # 主人再拜，尸答拜。 alone
+    BatchRunner(cfg, jobs=1).run([str(tmp_path / "one.jsonl")], out)
+    assert [(a["actor"], a["verb"]) for a in next(srsly.read_jsonl(out))["actions"]] == [("主人", "拜"), (None, "拜")]
+    srsly.write_jsonl(tmp_path / "one.jsonl", records)  # the same file, now the chapter's first eight
+    report = BatchRunner(cfg, jobs=1).run([str(tmp_path / "one.jsonl")], out)
+    assert report.reused == 0
+    assert [(a["actor"], a["verb"]) for a in list(srsly.read_jsonl(out))[4]["actions"]] == [("主人", "拜"), ("尸", "拜")]
+
+
+def test_which_records_are_read_as_passages_of_one_document(tmp_path):
+    """Records group while they follow one another in one file and name one document: meta.doc up to
+    its #, else the same meta.source and meta.chapter; a record naming none, a whole file, or the same
+    document in another file is read apart. Each group is read for names once, in order."""
+    from pipeline.batch.passages import with_document_names
+    from pipeline.read.inputs import iter_inputs
+
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    srsly.write_jsonl(a, [{"text": PASSAGES[0], "meta": {"doc": "04.xhtml#p1"}}, {"text": PASSAGES[1], "meta": {"doc": "04.xhtml#p2"}},
+                          {"text": PASSAGES[2], "meta": {"source": "siku", "chapter": "04"}},
+                          {"text": PASSAGES[3], "meta": {"source": "siku", "chapter": "04"}},
+                          {"text": PASSAGES[0], "meta": {"source": "sbck", "chapter": "04"}},
+                          {"text": PASSAGES[1]}, {"text": PASSAGES[2]}])
+    srsly.write_jsonl(b, [{"text": PASSAGES[3], "meta": {"doc": "04.xhtml#p3"}}])
+    (tmp_path / "c.txt").write_text(PASSAGES[0], encoding="utf-8")
+    asked: list[list[str]] = []
+
+    def names_of(records: list[dict]) -> frozenset[str]:
+        asked.append([r["text"] for r in records])
+        return frozenset({f"name{len(asked)}"})
+
+    items = list(with_document_names(iter_inputs([str(a), str(b), str(tmp_path / "c.txt")]), names_of))
+    assert [it.record["text"] for it in items] == [*PASSAGES, PASSAGES[0], PASSAGES[1], PASSAGES[2], PASSAGES[3], PASSAGES[0]]
+    assert asked == [PASSAGES[0:2], PASSAGES[2:4]]
+    assert [it.names for it in items] == [("name1",), ("name1",), ("name2",), ("name2",), (), (), (), (), ()]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Optional
 
+from pipeline.batch.passages import with_document_names
 from pipeline.batch.schedule import largest_first
 from pipeline.batch.store import ResultStore, config_fingerprint, dumps, record_key, write_jsonl_atomic
 from pipeline.process import DocumentProcessor, Stats, stats_from_record
@@ -111,11 +112,28 @@ class BatchRunner:
         # set by _run for the local worker pool: where workers put results, and each document's key
         self._store_folder: Optional[Path] = None
         self._keys: dict[int, str] = {}
+        self._own: Optional[DocumentProcessor] = None  # built here when no processor was given
+
+    def _processor(self) -> DocumentProcessor:
+        """The processor of this process: the one given, or one built once and kept."""
+        if self.processor is not None:
+            return self.processor
+        if self._own is None:
+            self._own = DocumentProcessor(self.config)
+        return self._own
+
+    def _items(self, inputs: Iterable[str]) -> Iterator[InputItem]:
+        """The input documents; with ``[actions] passages_as_document`` (default) the records that are
+        passages of one document each carry the names the document gives (pipeline/batch/passages.py)."""
+        items = iter_inputs(inputs)
+        if not (self.config.get("actions") or {}).get("passages_as_document", True):
+            return items
+        return with_document_names(items, lambda records: self._processor().document_names(records))
 
     # -- execution backends: each yields (index, output record) --------------------------------------
     def _local(self, todo: Iterable[tuple[int, InputItem]]) -> Iterator[tuple[int, dict[str, Any]]]:
         if self.jobs == 1:
-            proc = self.processor or DocumentProcessor(self.config)
+            proc = self._processor()
             proc.preload()
             for index, item in todo:
                 yield index, proc.process_item(item)
@@ -126,7 +144,7 @@ class BatchRunner:
         if "fork" in multiprocessing.get_all_start_methods():
             # workers forked from this process share the loaded models (copy-on-write pages)
             context = multiprocessing.get_context("fork")
-            proc = self.processor or DocumentProcessor(self.config)
+            proc = self._processor()
             proc.preload()
             _WORKER["proc"] = proc
             # the models' objects move out of the collector's reach: its passes in the workers would
@@ -207,14 +225,15 @@ class BatchRunner:
         todo_keys: dict[int, str] = {}
 
         def feed() -> Iterator[tuple[int, InputItem]]:
-            for item in iter_inputs(inputs):
+            for item in self._items(inputs):
                 index = len(slots)
                 if item.error is not None:  # nothing to compute: the error is the result
                     out = DocumentProcessor.error_record(item)
                     slots.append(("inline", out))
                     self._account(report, out, index)
                     continue
-                key = record_key(item.record, self.fingerprint)
+                # a passage read with its document's names is another computation than read alone
+                key = record_key({**item.record, "\0names": list(item.names)} if item.names else item.record, self.fingerprint)
                 cached = store.get(key) if self.resume else None
                 if cached is not None:
                     slots.append(("key", key))

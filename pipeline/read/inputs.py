@@ -26,6 +26,8 @@ class InputItem:
     record: dict[str, Any] = field(default_factory=dict)
     error: Optional[str] = None
     from_file: bool = False  # the record was built from a whole file (not given as JSONL)
+    #: the participants the record's document names in its other passages (pipeline/batch/passages.py)
+    names: tuple[str, ...] = ()
 
 
 def expand_paths(inputs: Iterable[str]) -> Iterator[Path]:
