@@ -174,7 +174,7 @@ def test_passages_of_one_document_given_as_records_are_read_with_the_names_of_al
     """A chapter cut into passages, a JSONL record each (特牲's first 40 gold passages, meta.doc
     "15_….xhtml#pN"), with 尸 out of the lexicon: `yili process` reads each with the names the whole
     chapter gives, as the chapter's file would be read (process_document), one output line per record,
-    with one worker or two. A bad line among them cuts nothing; a passage of another chapter after
+    with one worker or two. A bad line among them cuts nothing; a passage of another chapter between
     them (鄉射) is read alone; ``passages_as_document = false`` reads every record alone."""
     from pipeline.process import DocumentProcessor
 
@@ -185,7 +185,7 @@ def test_passages_of_one_document_given_as_records_are_read_with_the_names_of_al
     path = tmp_path / "passages.jsonl"
     lines = [json.dumps(r, ensure_ascii=False) for r in chapter]
     lines.insert(20, '{"text": "尸')  # a line cut short
-    lines.append(json.dumps(stranger, ensure_ascii=False))
+    lines.insert(10, json.dumps(stranger, ensure_ascii=False))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     lexicon = _lexicon_without(tmp_path / "lexicon", "尸")
     cfg = load_config(overrides={"paths": {"lexicon": str(lexicon)}, "nlp": {"span_model": None}})
@@ -196,23 +196,26 @@ def test_passages_of_one_document_given_as_records_are_read_with_the_names_of_al
     def acts(out: dict) -> list[tuple]:
         return [(a["actor"], a["verb"], a["start"]) for a in out["actions"]]
 
+    def split(written: list[dict]) -> tuple[list[dict], dict]:
+        assert f"{path}:22" in written[21]["error"]
+        return written[:10] + written[11:21] + written[22:], written[10]
+
     assert sum(acts(t) != acts(a) for t, a in zip(together, alone)) >= 10  # 尸 answers, 尸 eats …
     for jobs in (1, 2):
         out = tmp_path / f"out{jobs}.jsonl"
         report = BatchRunner(cfg, jobs=jobs, resume=False).run([str(path)], out)
-        written = list(srsly.read_jsonl(out))
-        assert report.failed == 1 and f"{path}:21" in written[20]["error"]
-        del written[20]
-        assert [acts(r) for r in written[:-1]] == [acts(r) for r in together]
-        assert [r["spans"] for r in written[:-1]] == [r["spans"] for r in together]
-        assert acts(written[-1]) == acts(processor.process(stranger))
+        assert report.failed == 1
+        mine, theirs = split(list(srsly.read_jsonl(out)))
+        assert [acts(r) for r in mine] == [acts(r) for r in together]
+        assert [r["spans"] for r in mine] == [r["spans"] for r in together]
+        assert acts(theirs) == acts(processor.process(stranger))
     # ("尸", "拜") of 主人再拜，尸答拜 comes from the other passages
     assert ("尸", "拜") in [a[:2] for a in acts(together[4])] and ("尸", "拜") not in [a[:2] for a in acts(alone[4])]
     alone_cfg = load_config(overrides={"paths": {"lexicon": str(lexicon)}, "nlp": {"span_model": None},
                                        "actions": {"passages_as_document": False}})
     BatchRunner(alone_cfg, jobs=1, resume=False).run([str(path)], tmp_path / "alone.jsonl")
-    written = [r for r in srsly.read_jsonl(tmp_path / "alone.jsonl") if "error" not in r]
-    assert [acts(r) for r in written[:-1]] == [acts(r) for r in alone]
+    mine, _theirs = split(list(srsly.read_jsonl(tmp_path / "alone.jsonl")))
+    assert [acts(r) for r in mine] == [acts(r) for r in alone]
 
 
 def test_a_passage_read_with_its_document_s_names_is_not_reused_from_a_run_that_read_it_alone(tmp_path):
@@ -233,27 +236,30 @@ def test_a_passage_read_with_its_document_s_names_is_not_reused_from_a_run_that_
 
 
 def test_which_records_are_read_as_passages_of_one_document(tmp_path):
-    """Records group while they follow one another in one file and name one document: meta.doc up to
-    its #, else the same meta.source and meta.chapter; a record naming none, a whole file, or the same
-    document in another file is read apart. Each group is read for names once, in order."""
+    """Records are one document's passages when they are lines of one JSONL file and name one
+    document: meta.doc up to its #, else the same meta.source and meta.chapter, in any order; a record
+    naming none, a whole file, or the same document in another file is read apart. Each document is
+    read for names once, its records in file order; a file longer than the piece limit is read piece by piece."""
     from pipeline.batch.passages import with_document_names
     from pipeline.read.inputs import iter_inputs
 
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    srsly.write_jsonl(a, [{"text": PASSAGES[0], "meta": {"doc": "04.xhtml#p1"}}, {"text": PASSAGES[1], "meta": {"doc": "04.xhtml#p2"}},
-                          {"text": PASSAGES[2], "meta": {"source": "siku", "chapter": "04"}},
-                          {"text": PASSAGES[3], "meta": {"source": "siku", "chapter": "04"}},
-                          {"text": PASSAGES[0], "meta": {"source": "sbck", "chapter": "04"}},
-                          {"text": PASSAGES[1]}, {"text": PASSAGES[2]}])
+    srsly.write_jsonl(a, [{"text": PASSAGES[0], "meta": {"doc": "04.xhtml#p1"}}, {"text": PASSAGES[2], "meta": {"source": "siku", "chapter": "04"}},
+                          {"text": PASSAGES[1], "meta": {"doc": "04.xhtml#p2"}}, {"text": PASSAGES[0], "meta": {"source": "sbck", "chapter": "04"}},
+                          {"text": PASSAGES[3], "meta": {"source": "siku", "chapter": "04"}}, {"text": PASSAGES[1]}, {"text": PASSAGES[2]}])
     srsly.write_jsonl(b, [{"text": PASSAGES[3], "meta": {"doc": "04.xhtml#p3"}}])
     (tmp_path / "c.txt").write_text(PASSAGES[0], encoding="utf-8")
+    inputs = [str(a), str(b), str(tmp_path / "c.txt")]
     asked: list[list[str]] = []
 
     def names_of(records: list[dict]) -> frozenset[str]:
         asked.append([r["text"] for r in records])
         return frozenset({f"name{len(asked)}"})
 
-    items = list(with_document_names(iter_inputs([str(a), str(b), str(tmp_path / "c.txt")]), names_of))
-    assert [it.record["text"] for it in items] == [*PASSAGES, PASSAGES[0], PASSAGES[1], PASSAGES[2], PASSAGES[3], PASSAGES[0]]
-    assert asked == [PASSAGES[0:2], PASSAGES[2:4]]
-    assert [it.names for it in items] == [("name1",), ("name1",), ("name2",), ("name2",), (), (), (), (), ()]
+    items = list(with_document_names(iter_inputs(inputs), names_of))
+    assert [it.record["text"] for it in items] == [PASSAGES[i] for i in (0, 2, 1, 0, 3, 1, 2, 3, 0)]
+    assert asked == [[PASSAGES[0], PASSAGES[1]], [PASSAGES[2], PASSAGES[3]]]
+    assert [it.names for it in items] == [("name1",), ("name2",), ("name1",), (), ("name2",), (), (), (), ()]
+    asked.clear()
+    items = list(with_document_names(iter_inputs(inputs), names_of, max_records=3))  # a.jsonl in pieces of 3
+    assert asked == [[PASSAGES[0], PASSAGES[1]]] and [it.names for it in items][:3] == [("name1",), (), ("name1",)]

@@ -26,6 +26,8 @@ class InputItem:
     record: dict[str, Any] = field(default_factory=dict)
     error: Optional[str] = None
     from_file: bool = False  # the record was built from a whole file (not given as JSONL)
+    #: the JSONL file the record is a line of (None for a document read from a whole file)
+    jsonl: Optional[str] = None
     #: the participants the record's document names in its other passages (pipeline/batch/passages.py)
     names: tuple[str, ...] = ()
 
@@ -120,26 +122,26 @@ def iter_jsonl(path: Path) -> Iterator[InputItem]:
         origin = f"{path}:{lineno}"
         where = {"meta": {"source": str(path), "line": lineno}}
         if problem is not None:
-            yield InputItem(origin, where, f"{origin}: {problem}")
+            yield InputItem(origin, where, f"{origin}: {problem}", jsonl=str(path))
             continue
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            yield InputItem(origin, where, f"{origin}: invalid JSON ({exc.msg} at column {exc.colno})")
+            yield InputItem(origin, where, f"{origin}: invalid JSON ({exc.msg} at column {exc.colno})", jsonl=str(path))
             continue
         surrogate = _lone_surrogate(record)
         if surrogate:  # the record cannot even be written back: keep only where it was
-            yield InputItem(origin, where, f"{origin}: a string holds a lone surrogate ({surrogate}), not valid Unicode")
+            yield InputItem(origin, where, f"{origin}: a string holds a lone surrogate ({surrogate}), not valid Unicode", jsonl=str(path))
         elif not isinstance(record, dict):
-            yield InputItem(origin, where, f"{origin}: a record must be a JSON object, got {type(record).__name__}")
+            yield InputItem(origin, where, f"{origin}: a record must be a JSON object, got {type(record).__name__}", jsonl=str(path))
         elif not isinstance(record.get("text"), str):
-            yield InputItem(origin, record, f"{origin}: record has no string 'text' field")
+            yield InputItem(origin, record, f"{origin}: record has no string 'text' field", jsonl=str(path))
         elif record.get("meta") is not None and not isinstance(record["meta"], dict):
-            yield InputItem(origin, record, f"{origin}: 'meta' must be an object")
+            yield InputItem(origin, record, f"{origin}: 'meta' must be an object", jsonl=str(path))
         else:
-            yield InputItem(origin, record)
+            yield InputItem(origin, record, jsonl=str(path))
 
 
 def read_file(path: Path) -> InputItem:
