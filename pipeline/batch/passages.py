@@ -27,8 +27,11 @@ MAX_RECORDS = 20_000
 MAX_CHARS = 20_000_000
 
 
-def document_key(item: InputItem) -> Optional[str]:
-    """The document a JSONL record says it is a passage of; None for any other item."""
+def document_of(item: InputItem) -> Optional[str]:
+    """The document a JSONL record says it is a passage of; None for any other item. Narrower than
+    ``yili classify``'s key (:func:`pipeline.layers.predict.document_key`, ``meta.source`` first):
+    a source that names a whole edition (``zhushu-xhtml``) holds many chapters, each calling its
+    participants in its own way, so it counts only with ``meta.chapter``."""
     if item.error is not None or item.jsonl is None:
         return None
     meta = item.record.get("meta")
@@ -56,7 +59,7 @@ def with_document_names(items: Iterable[InputItem], names_of: Callable[[list[dic
         nonlocal chars
         documents: dict[str, list[InputItem]] = defaultdict(list)
         for item in buffer:
-            key = document_key(item)
+            key = document_of(item)
             if key is not None:
                 documents[key].append(item)
         for members in documents.values():
