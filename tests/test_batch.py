@@ -185,6 +185,8 @@ def test_passages_of_one_document_given_as_records_are_read_with_the_names_of_al
     path = tmp_path / "passages.jsonl"
     lines = [json.dumps(r, ensure_ascii=False) for r in chapter]
     lines.insert(20, '{"text": "尸')  # a line cut short
+    bad_layer = {"text": "尸入。", "meta": {**chapter[0]["meta"], "layer": "JINGG"}}  # fails in its turn only
+    lines.insert(30, json.dumps(bad_layer, ensure_ascii=False))
     lines.insert(10, json.dumps(stranger, ensure_ascii=False))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     lexicon = _lexicon_without(tmp_path / "lexicon", "尸")
@@ -197,14 +199,14 @@ def test_passages_of_one_document_given_as_records_are_read_with_the_names_of_al
         return [(a["actor"], a["verb"], a["start"]) for a in out["actions"]]
 
     def split(written: list[dict]) -> tuple[list[dict], dict]:
-        assert f"{path}:22" in written[21]["error"]
-        return written[:10] + written[11:21] + written[22:], written[10]
+        assert f"{path}:22" in written[21]["error"] and "JINGG" in written[31]["error"]
+        return written[:10] + written[11:21] + written[22:31] + written[32:], written[10]
 
     assert sum(acts(t) != acts(a) for t, a in zip(together, alone)) >= 10  # 尸 answers, 尸 eats …
     for jobs in (1, 2):
         out = tmp_path / f"out{jobs}.jsonl"
         report = BatchRunner(cfg, jobs=jobs, resume=False).run([str(path)], out)
-        assert report.failed == 1
+        assert report.failed == 2
         mine, theirs = split(list(srsly.read_jsonl(out)))
         assert [acts(r) for r in mine] == [acts(r) for r in together]
         assert [r["spans"] for r in mine] == [r["spans"] for r in together]
