@@ -1833,3 +1833,24 @@ def test_cut_an_owner_and_his_things_after_an_act_without_object_are_its_object(
     the 祝's dishes are what 宗婦 clears; 祝 does not go into the chamber."""
     r = run_cut(extractor, "15", 475, "宗婦徹|祝豆籩|入于房|徹|主婦薦俎。")
     assert [a.actor for a in r.actions] == ["宗婦", "宗婦", "宗婦"]
+
+
+def test_kin_ranks_and_cloth_counts_of_sangfu_are_no_acts(extractor):
+    """喪服 (chapter 11, no gold: its 經 lists mourning grades) writes closed-list characters as kin
+    and measures: 從父昆弟 (a cousin), 從母, 從祖, 從服 (mourning by extension), 適子 / 適孫 / 適婦 (the
+    principal heir), 出妻 (a divorced wife), 衰三升 / 冠六升 (a cloth's count of threads). None is an
+    act; 從 "follows" stays one where it is the verb (夫死從子)."""
+    nouns = re.compile("從[父祖母服]|適[子孫婦]|出妻|[一二三四五六七八九十]升")
+    seen = verbs_in_nouns = 0
+    follows = []
+    for text in jing("11").values():
+        p = Passage.from_raw(text)
+        spans = [m.span() for m in nouns.finditer(p.view.text)]
+        seen += len(spans)
+        for a in extractor.extract([p]):
+            if a.verb_at is not None and any(s <= a.verb_at[0] < e for s, e in spans):
+                verbs_in_nouns += 1
+            if a.verb == "從" and "夫死從子" in text:
+                follows.append(a.surface)
+    assert seen >= 20 and verbs_in_nouns == 0
+    assert follows
