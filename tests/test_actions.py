@@ -1839,8 +1839,7 @@ def test_kin_ranks_and_cloth_counts_of_sangfu_are_no_acts(extractor):
     """喪服 (chapter 11, no gold: its 經 lists mourning grades) writes closed-list characters as kin
     and measures: 從父昆弟 (a cousin), 從母, 從祖, 從服 (mourning by extension), 適子 / 適孫 / 適婦 (the
     principal heir), 出妻 (a divorced wife), 命婦 (a ranked wife), 衰三升 / 冠六升 (a cloth's count of
-    threads). None is an
-    act; 從 "follows" stays one where it is the verb (夫死從子)."""
+    threads). None is an act; 從 "follows" stays one where it is the verb (夫死從子)."""
     nouns = re.compile("從[父祖母服]|適[子孫婦]|出妻|命[夫婦]|[一二三四五六七八九十]升")
     seen = verbs_in_nouns = 0
     follows = []
