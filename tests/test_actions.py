@@ -1854,3 +1854,14 @@ def test_kin_ranks_and_cloth_counts_of_sangfu_are_no_acts(extractor):
                 follows.append(a.surface)
     assert seen >= 20 and verbs_in_nouns == 0
     assert follows
+
+
+def test_fan_opening_the_rules_of_a_ji_is_no_participant(extractor):
+    """The 記 of 鄉飲酒 and 鄉射 state their rules with 凡 "whenever" (凡升席自北方, 凡舉爵, 凡適堂西,
+    凡挾矢): read as one document, 凡 opens clauses before three different acts, as a participant the
+    lexicon lacks would, but it names no one; the acts of 凡適堂西 are nobody's in particular."""
+    passages = [Passage.from_raw(t) for ch in ("04", "05") for t in jing(ch).values() if t.startswith("凡") or "凡升席" in t]
+    assert len(passages) >= 8
+    assert extractor.document_names(passages) == frozenset()
+    rule = next(p for p in passages if p.view.text.startswith(extractor.normalise("凡適堂西")))
+    assert [(a.actor, a.verb) for a in extractor.extract([rule])][:3] == [(None, "適"), (None, "出"), (None, "入")]

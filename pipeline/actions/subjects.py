@@ -39,13 +39,16 @@ _NOUNISH = frozenset({CHAR, OBJECT, LOCATION, ACTOR, NUM})
 #: (主人其祭糗脩) as often as a participant opens clauses. Of that list these stay: 者 and 諸 make
 #: names (獲者, 諸公), 人 and 旅 are parts of them (宗人, 旅食), 命 is an act
 IN_NAMES = "者諸人旅命"
+#: 凡 "whenever, all" opens the rules of a 記 (凡適堂西，皆出入于司馬之南; 凡挾矢; 凡旅，不洗): the
+#: acts after it are anyone's, so it opens no name however often it opens a clause
+NOT_IN_NAMES = "凡"
 
 
 def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabulary) -> Iterable[tuple[str, str]]:
     """(word, act) for each clause of ``text`` that opens with a word of at most :data:`MAX_LENGTH`
     characters, one of them at least unknown to the vocabulary, then (adverbs, negation, count,
     response and) an act of the closed list."""
-    particles = voc.not_things - set(voc.normalise(IN_NAMES))
+    particles = (voc.not_things - set(voc.normalise(IN_NAMES))) | set(voc.normalise(NOT_IN_NAMES))
     for s, e in clauses:
         while s < e and text[s] in CLAUSE_TRIM:
             s += 1
