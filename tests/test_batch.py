@@ -238,18 +238,23 @@ def test_a_passage_read_with_its_document_s_names_is_not_reused_from_a_run_that_
 
 
 def test_which_records_are_read_as_passages_of_one_document(tmp_path):
-    """Records are one document's passages when they are lines of one JSONL file and name one
-    document: meta.doc up to its #, else the same meta.source and meta.chapter, in any order; a record
-    naming none, a whole file, or the same document in another file is read apart. Each document is
-    read for names once, its records in file order; a file longer than the piece limit is read piece by piece."""
+    """Records are one document's passages when they are 經 passages (meta.layer JING) of one JSONL
+    file naming one document: meta.doc up to its #, else the same meta.source and meta.chapter, in any
+    order; a record naming none, a unit of no stated layer or of another, a whole file, or the same
+    document in another file is read apart. Each document is read for names once, its records in
+    file order; a file longer than the piece limit is read piece by piece."""
     from pipeline.batch.passages import with_document_names
     from pipeline.read.inputs import iter_inputs
 
+    def rec(text: str, **meta) -> dict:
+        return {"text": text, "meta": {"layer": "JING", **meta}}
+
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    srsly.write_jsonl(a, [{"text": PASSAGES[0], "meta": {"doc": "04.xhtml#p1"}}, {"text": PASSAGES[2], "meta": {"source": "siku", "chapter": "04"}},
-                          {"text": PASSAGES[1], "meta": {"doc": "04.xhtml#p2"}}, {"text": PASSAGES[0], "meta": {"source": "sbck", "chapter": "04"}},
-                          {"text": PASSAGES[3], "meta": {"source": "siku", "chapter": "04"}}, {"text": PASSAGES[1]}, {"text": PASSAGES[2]}])
-    srsly.write_jsonl(b, [{"text": PASSAGES[3], "meta": {"doc": "04.xhtml#p3"}}])
+    srsly.write_jsonl(a, [rec(PASSAGES[0], doc="04.xhtml#p1"), rec(PASSAGES[2], source="siku", chapter="04"),
+                          rec(PASSAGES[1], doc="04.xhtml#p2"), rec(PASSAGES[0], source="sbck", chapter="04"),
+                          rec(PASSAGES[3], source="siku", chapter="04"), rec(PASSAGES[1]), {"text": PASSAGES[2], "meta": {"doc": "04.xhtml#p5"}},
+                          rec(PASSAGES[3], doc="04.xhtml#p6", layer="ZHU")])
+    srsly.write_jsonl(b, [rec(PASSAGES[3], doc="04.xhtml#p3")])
     (tmp_path / "c.txt").write_text(PASSAGES[0], encoding="utf-8")
     inputs = [str(a), str(b), str(tmp_path / "c.txt")]
     asked: list[list[str]] = []
@@ -259,9 +264,12 @@ def test_which_records_are_read_as_passages_of_one_document(tmp_path):
         return frozenset({f"name{len(asked)}"})
 
     items = list(with_document_names(iter_inputs(inputs), names_of))
-    assert [it.record["text"] for it in items] == [PASSAGES[i] for i in (0, 2, 1, 0, 3, 1, 2, 3, 0)]
+    assert [it.record["text"] for it in items] == [PASSAGES[i] for i in (0, 2, 1, 0, 3, 1, 2, 3, 3, 0)]
     assert asked == [[PASSAGES[0], PASSAGES[1]], [PASSAGES[2], PASSAGES[3]]]
-    assert [it.names for it in items] == [("name1",), ("name2",), ("name1",), (), ("name2",), (), (), (), ()]
+    assert [it.names for it in items] == [("name1",), ("name2",), ("name1",), (), ("name2",), (), (), (), (), ()]
     asked.clear()
     items = list(with_document_names(iter_inputs(inputs), names_of, max_records=3))  # a.jsonl in pieces of 3
     assert asked == [[PASSAGES[0], PASSAGES[1]]] and [it.names for it in items][:3] == [("name1",), (), ("name1",)]
+    asked.clear()
+    list(with_document_names(iter_inputs(inputs), names_of, layers=("JING", "ZHU")))  # 注 read for tuples too
+    assert asked[0] == [PASSAGES[0], PASSAGES[1], PASSAGES[3]]

@@ -8,9 +8,11 @@ gives each such record the names of all the records of its document in the same 
 that ``yili process`` on a chapter's passages writes what it writes for the chapter's file, record
 by record, whatever their order in the file (a sample drawn from several chapters, shuffled).
 
-Records are passages of one document when they are lines of the same JSONL file and name the same
+Records are passages of one document when they are lines of the same JSONL file, each a passage of
+a layer the tuples come from (``meta.layer`` one of ``[actions] layers``: 經), and name the same
 document: ``meta.doc`` up to its ``#``, or else the same ``meta.source`` and ``meta.chapter``. Every
-other record is read alone, as before.
+other record is read alone, as before: a unit whose layer the model is to decide would be read
+twice (its names first), for names that only its 經 could give.
 """
 
 from __future__ import annotations
@@ -27,15 +29,16 @@ MAX_RECORDS = 20_000
 MAX_CHARS = 20_000_000
 
 
-def document_of(item: InputItem) -> Optional[str]:
-    """The document a JSONL record says it is a passage of; None for any other item. Narrower than
+def document_of(item: InputItem, layers: Iterable[str] = ("JING",)) -> Optional[str]:
+    """The document a JSONL record of one of ``layers`` says it is a passage of; None for any other
+    item (a record of another layer, or of none: the layer model decides it). Narrower than
     ``yili classify``'s key (:func:`pipeline.layers.predict.document_key`, ``meta.source`` first):
     a source that names a whole edition (``zhushu-xhtml``) holds many chapters, each calling its
     participants in its own way, so it counts only with ``meta.chapter``."""
     if item.error is not None or item.jsonl is None:
         return None
     meta = item.record.get("meta")
-    if not isinstance(meta, dict):
+    if not isinstance(meta, dict) or meta.get("layer") not in set(layers):
         return None
     doc = meta.get("doc")
     if isinstance(doc, str) and "#" in doc:
@@ -47,10 +50,12 @@ def document_of(item: InputItem) -> Optional[str]:
 
 
 def with_document_names(items: Iterable[InputItem], names_of: Callable[[list[dict]], frozenset[str]],
-                        max_records: int = MAX_RECORDS, max_chars: int = MAX_CHARS) -> Iterator[InputItem]:
-    """``items`` in their order, each record of a document that has two or more records in its
-    JSONL file given ``names``: what ``names_of`` (the records of one document, in file order → the
-    names they give) finds."""
+                        layers: Iterable[str] = ("JING",), max_records: int = MAX_RECORDS,
+                        max_chars: int = MAX_CHARS) -> Iterator[InputItem]:
+    """``items`` in their order, each passage (of ``layers``) of a document that has two or more in
+    its JSONL file given ``names``: what ``names_of`` (the records of one document, in file order →
+    the names they give) finds."""
+    layers = tuple(layers)
     buffer: list[InputItem] = []
     chars = 0
     file: Optional[str] = None
@@ -59,7 +64,7 @@ def with_document_names(items: Iterable[InputItem], names_of: Callable[[list[dic
         nonlocal chars
         documents: dict[str, list[InputItem]] = defaultdict(list)
         for item in buffer:
-            key = document_of(item)
+            key = document_of(item, layers)
             if key is not None:
                 documents[key].append(item)
         for members in documents.values():

@@ -126,9 +126,11 @@ class BatchRunner:
         """The input documents; with ``[actions] passages_as_document`` (default) the records that are
         passages of one document each carry the names the document gives (pipeline/batch/passages.py)."""
         items = iter_inputs(inputs)
-        if not (self.config.get("actions") or {}).get("passages_as_document", True):
+        actions = self.config.get("actions") or {}
+        if not actions.get("passages_as_document", True):
             return items
-        return with_document_names(items, lambda records: self._processor().document_names(records))
+        return with_document_names(items, lambda records: self._processor().document_names(records),
+                                   actions.get("layers") or ("JING",))
 
     # -- execution backends: each yields (index, output record) --------------------------------------
     def _local(self, todo: Iterable[tuple[int, InputItem]]) -> Iterator[tuple[int, dict[str, Any]]]:
