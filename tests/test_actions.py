@@ -1865,3 +1865,24 @@ def test_fan_opening_the_rules_of_a_ji_is_no_participant(extractor):
     assert extractor.document_names(passages) == frozenset()
     rule = next(p for p in passages if p.view.text.startswith(extractor.normalise("凡適堂西")))
     assert [(a.actor, a.verb) for a in extractor.extract([rule])][:3] == [(None, "適"), (None, "出"), (None, "入")]
+
+
+def test_a_consent_ends_its_clause_in_unpunctuated_text(extractor):
+    """鄉射 unpunctuated, cut as a 斷句 model that never saw the chapter cuts it: 賓許降 and 公許適西階東
+    are one clause each. 許 ends the consent (the editors break after it wherever no 諾 follows): the
+    one who consents does not descend, and 司射, who asked, goes on to the west stair."""
+    def clauses(*pieces: str) -> list[tuple[int, int]]:
+        out, at = [], 0
+        for piece in pieces:
+            out.append((at, at + len(piece)))
+            at += len(piece)
+        return out
+
+    cut = ("賓許降", "搢扑", "西面立于所設中之東北面命釋獲者設中", "遂視之")
+    p = Passage.from_raw("".join(cut), clauses=clauses(*cut))
+    assert [(a.actor, a.verb) for a in extractor.extract([p])] == [("賓", "許"), (None, "降"), (None, "搢"), (None, "立"), (None, "命")]
+    cut = ("司射去扑", "適阼階下", "告射于公", "公許適西階東", "告于賓")
+    p = Passage.from_raw("".join(cut), clauses=clauses(*cut))
+    assert [(a.actor, a.verb) for a in extractor.extract([p])][2:] == [("公", "許"), ("司射", "適"), ("司射", "告")]
+    p = Passage.from_raw("賓許諾主人再拜")  # 許諾 is one consent
+    assert [(a.actor, a.verb) for a in extractor.extract([p])][0] == ("賓", "許")

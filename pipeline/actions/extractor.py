@@ -114,7 +114,7 @@ from pipeline.actions.speech import (
 from pipeline.actions.subjects import discover_subjects
 from pipeline.actions.tokens import longest_match, split_doubled, tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB, Vocabulary,
+    ACTOR, ADV, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB, Vocabulary,
 )
 from pipeline.nlp.lexicon import Lexicon
 from pipeline.records import Action
@@ -407,6 +407,7 @@ class _Run:
         punctuated = any(ch in CLAUSE_MARKS for ch in text)
         if not punctuated:
             clauses = _cut_clauses(text, _cut_clauses(text, clauses, self._refused_bow_cuts), self._doubled_name_cuts)
+            clauses = _cut_clauses(text, clauses, self._consent_cuts)
             clauses = self._join_listed(text, clauses, sentences)
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
@@ -517,6 +518,20 @@ class _Run:
         while at >= 0:
             cuts.append(at + 2)
             at = text.find(mark, at + 2, ce)
+        return cuts
+
+    def _consent_cuts(self, text: str, cs: int, ce: int) -> list[int]:
+        """Where a clause of unpunctuated text is cut after 許 "consents" that an act or a participant
+        follows (賓許降 → 賓許|降; 公許適西階東 → 公許|適西階東): the consent ends its clause, and what
+        follows is often the asker's (the editors break after 許 17 times in the 18 of the corpus's
+        經 where no 諾 follows it)."""
+        mark = self.x.normalise("許")
+        cuts, at = [], text.find(mark, cs, ce)
+        while at >= 0:
+            nxt = tokenize(text, at + 1, ce, self.voc, self.names)[:1]
+            if nxt and nxt[0].kinds & {VERB, ADV, ACTOR}:
+                cuts.append(at + 1)
+            at = text.find(mark, at + 1, ce)
         return cuts
 
     def _doubled_name_cuts(self, text: str, cs: int, ce: int) -> list[int]:
