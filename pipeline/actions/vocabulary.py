@@ -134,7 +134,8 @@ TREATING_VERBS = set("延 勞 賜".split())
 #: the 記: 從父 / 從祖 / 從母 (the father's brother's line, the mother's sister: 從父昆弟 is a cousin,
 #: not "follows the father"), 適子 / 適孫 / 適婦 (嫡, the principal heir: 適子冠於阼 is no going),
 #: 出妻 (a divorced wife), 從服 (mourning worn by extension), 命夫 / 命婦 (the ranked man and wife,
-#: as 喪服's 傳 defines them: 兄弟有命夫、命婦在焉 commands no one); and a cloth of N 升 (衰三升, 冠六升: the count of its threads, no ascent)
+#: as 喪服's 傳 defines them: 兄弟有命夫、命婦在焉 commands no one); and a cloth of N 升 (衰三升,
+#: 冠六升: the count of its threads, no ascent)
 NOUN_WORDS = ("庭實 反面 從父 從祖 從母 從服 適子 適孫 適婦 出妻 命夫 命婦 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
 #: 將 before a verb: the act is about to be done, not done (公將射，則…; 予一人將受之)
 ABOUT_TO = "將"

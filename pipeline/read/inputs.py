@@ -118,30 +118,34 @@ def _lone_surrogate(value: Any) -> Optional[str]:
 
 def iter_jsonl(path: Path) -> Iterator[InputItem]:
     """Records of a JSONL file; a line that is not a JSON object with a string ``text`` is an error item."""
+
+    def item(*args: Any) -> InputItem:  # every item of the file says which file it is a line of
+        return InputItem(*args, jsonl=str(path))
+
     for lineno, line, problem in _jsonl_lines(path):
         origin = f"{path}:{lineno}"
         where = {"meta": {"source": str(path), "line": lineno}}
         if problem is not None:
-            yield InputItem(origin, where, f"{origin}: {problem}", jsonl=str(path))
+            yield item(origin, where, f"{origin}: {problem}")
             continue
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            yield InputItem(origin, where, f"{origin}: invalid JSON ({exc.msg} at column {exc.colno})", jsonl=str(path))
+            yield item(origin, where, f"{origin}: invalid JSON ({exc.msg} at column {exc.colno})")
             continue
         surrogate = _lone_surrogate(record)
         if surrogate:  # the record cannot even be written back: keep only where it was
-            yield InputItem(origin, where, f"{origin}: a string holds a lone surrogate ({surrogate}), not valid Unicode", jsonl=str(path))
+            yield item(origin, where, f"{origin}: a string holds a lone surrogate ({surrogate}), not valid Unicode")
         elif not isinstance(record, dict):
-            yield InputItem(origin, where, f"{origin}: a record must be a JSON object, got {type(record).__name__}", jsonl=str(path))
+            yield item(origin, where, f"{origin}: a record must be a JSON object, got {type(record).__name__}")
         elif not isinstance(record.get("text"), str):
-            yield InputItem(origin, record, f"{origin}: record has no string 'text' field", jsonl=str(path))
+            yield item(origin, record, f"{origin}: record has no string 'text' field")
         elif record.get("meta") is not None and not isinstance(record["meta"], dict):
-            yield InputItem(origin, record, f"{origin}: 'meta' must be an object", jsonl=str(path))
+            yield item(origin, record, f"{origin}: 'meta' must be an object")
         else:
-            yield InputItem(origin, record, jsonl=str(path))
+            yield item(origin, record)
 
 
 def read_file(path: Path) -> InputItem:
