@@ -160,12 +160,12 @@ def process(
             f"{len(report.rows)} document(s), {report.chars:,} chars in {report.seconds:.1f}s "
             f"({report.chars_per_second:,.0f} chars/s; {report.reused} reused from {output}.d/) → {output}"
         )
-        hints = [_unmarked_hint(report.rows), _classic_hint(report.rows)]
+        hints = [_unmarked_hint(report.rows), _classic_hint(report.rows), _passages_hint(report.passages)]
         if (cfg.get("witness") or {}).get("paths"):
             hints.append(_witness_hint(report.rows))
         for hint in hints:
             if hint:
-                err.print(hint)
+                err.print(escape(hint))  # "[layers] …" is a config section, not markup
     _exit_for_failures(report.failed)
 
 
@@ -209,6 +209,16 @@ def _witness_hint(rows) -> str:
         text += f" and {len(missed) - 5} more" if len(missed) > 5 else ""
         text += ": read without it."
     return text
+
+
+def _passages_hint(passages) -> Optional[str]:
+    """A word for records read as the passages of one document (pipeline/batch/passages.py): each is
+    read with the names its whole document gives, so it may come out otherwise than alone."""
+    if not passages:
+        return None
+    return (f"{sum(passages.values())} record(s) read as the passages of {len(passages)} document(s) (meta.doc, or "
+            "meta.source and meta.chapter), with the participants each document names; "
+            "[actions] passages_as_document = false reads every record alone.")
 
 
 def _classic_hint(rows) -> Optional[str]:

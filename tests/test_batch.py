@@ -273,3 +273,19 @@ def test_which_records_are_read_as_passages_of_one_document(tmp_path):
     asked.clear()
     list(with_document_names(iter_inputs(inputs), names_of, layers=("JING", "ZHU")))  # 注 read for tuples too
     assert asked[0] == [PASSAGES[0], PASSAGES[1], PASSAGES[3]]
+
+
+def test_the_run_says_how_many_records_it_read_as_passages_of_one_document(tmp_path):
+    """`yili process` on two chapters' gold passages (士相見禮 and 覲禮, meta.doc "NN_….xhtml#pK") says
+    that it read them as the passages of two documents, and how to read each alone."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    gold = REPO / "annotations" / "actions" / "dev"
+    n = sum(1 for path in ("03.jsonl", "10.jsonl") for _ in srsly.read_jsonl(gold / path))
+    result = CliRunner().invoke(app, ["process", str(gold / "03.jsonl"), str(gold / "10.jsonl"), "-o", str(tmp_path / "out.jsonl"),
+                                      "--no-resume"])
+    assert result.exit_code == 0, result.output
+    assert f"{n} record(s) read as the passages of 2 document(s)" in result.output
+    assert "[actions] passages_as_document = false" in result.output

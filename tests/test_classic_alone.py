@@ -110,7 +110,7 @@ def test_the_run_says_which_documents_it_read_as_the_classic(tmp_path):
     out = tmp_path / "out.jsonl"
     result = CliRunner().invoke(app, ["process", str(tmp_path / "05-jing.txt"), "-o", str(out), "--no-resume"])
     assert result.exit_code == 0, result.output
-    assert "1 document(s) read as the classic alone" in result.output and "classic_alone = false" in result.output
+    assert "1 document(s) read as the classic alone" in result.output and "[layers] classic_alone = false" in result.output
 
 
 def test_the_reading_can_be_turned_off_and_the_users_layer_wins():

@@ -67,11 +67,11 @@ def with_document_names(items: Iterable[InputItem], names_of: Callable[[list[dic
             key = document_of(item, layers)
             if key is not None:
                 documents[key].append(item)
-        for members in documents.values():
+        for key, members in documents.items():
             if len(members) > 1:
                 names = tuple(sorted(names_of([item.record for item in members])))
                 for item in members:
-                    item.names = names
+                    item.document, item.names = key, names
         yield from buffer
         buffer.clear()
         chars = 0

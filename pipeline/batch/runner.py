@@ -74,6 +74,8 @@ class RunReport:
     reused: int = 0
     chars: int = 0
     seconds: float = 0.0
+    #: (JSONL file, document) -> how many of its records were read as that document's passages
+    passages: Counter = field(default_factory=Counter)
 
     @property
     def rows(self) -> list[Stats]:
@@ -229,6 +231,8 @@ class BatchRunner:
         def feed() -> Iterator[tuple[int, InputItem]]:
             for item in self._items(inputs):
                 index = len(slots)
+                if item.document is not None:
+                    report.passages[(item.jsonl, item.document)] += 1
                 if item.error is not None:  # nothing to compute: the error is the result
                     out = DocumentProcessor.error_record(item)
                     slots.append(("inline", out))

@@ -28,7 +28,9 @@ class InputItem:
     from_file: bool = False  # the record was built from a whole file (not given as JSONL)
     #: the JSONL file the record is a line of (None for a document read from a whole file)
     jsonl: Optional[str] = None
-    #: the participants the record's document names in its other passages (pipeline/batch/passages.py)
+    #: the document the record is read as a passage of, with its other passages in the file, and the
+    #: participants that document names (pipeline/batch/passages.py)
+    document: Optional[str] = None
     names: tuple[str, ...] = ()
 
 
