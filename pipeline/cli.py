@@ -203,6 +203,10 @@ def _witness_hint(rows) -> str:
     if collated:
         mean = sum(st.witness_share for st in collated) / len(collated)
         text += f" ({mean:.0%} of their characters lined up on average)"
+        idle = [st for st in collated if not st.witness_decided]
+        if idle:  # a punctuated edition whose markers decided its layers: the witness had nothing to give
+            text += (f"; {len(idle)} of them took nothing from it (their own marks, markers and anchors had decided: "
+                     "meta.witness boundaries and layer_chars are 0)")
     missed = [st.source for st in good if st.witness_share is None]
     if missed:
         text += "; nothing lined up with " + ", ".join(Path(source).name or "a record" for source in missed[:5])

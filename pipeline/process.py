@@ -38,6 +38,8 @@ class Stats:
     error: Optional[str] = None
     #: the share of its characters lined up with a witness edition (None: not collated)
     witness_share: Optional[float] = None
+    #: what the witness decided there: boundaries of its unpunctuated text and characters of its layers
+    witness_decided: int = 0
 
 
 #: witnesses up to this many characters have their anchor strings found at preload (shared by forked
@@ -117,6 +119,8 @@ class _GivenBreaks:
     """Breaks already predicted for one text, behind the splitter interface of ``split_units``."""
 
     found: list
+    #: how many of the text's boundaries a witness decided (a break or none)
+    witness: int = 0
 
     def breaks(self, _text: str) -> list:
         return self.found
@@ -405,6 +409,7 @@ class DocumentProcessor:
             layout, segments, removed = self.layers({**record, "text": work})
             segments = [Segment(s.layer, s.start, s.end, text[s.start:s.end], s.evidence, s.score, s.shape) for s in segments]
         source = (record.get("meta") or {}).get("source") if isinstance(record.get("meta"), dict) else None
+        anchored = sum(s.end - s.start for s in segments if s.evidence == "anchor")
         segments, collation = self.collate(text, segments, removed, work, source)
         t1 = clock()
         self.timings["layers"] += t1 - t0
@@ -414,7 +419,9 @@ class DocumentProcessor:
         if collation is not None:  # which edition lent its 斷句 and layers, and to how much of the text
             if not isinstance(meta, dict):
                 meta = out["meta"] = {}
-            meta["witness"] = {"sources": collation.sources(), "share": round(collation.share, 4)}
+            meta["witness"] = {"sources": collation.sources(), "share": round(collation.share, 4),
+                               # characters whose layer the witness's edition decided, the model had
+                               "layer_chars": sum(s.end - s.start for s in segments if s.evidence == "anchor") - anchored}
         drop = sorted((r.start, r.end) for r in removed)
         tag_layers = set(self.config.get("nlp", {}).get("tag_layers", ["JING", "ZHU", "SHU"]))
         action_layers = set(self.config.get("actions", {}).get("layers", ["JING"]))
@@ -429,6 +436,8 @@ class DocumentProcessor:
         t2 = clock()
         self.timings["normalise"] += t2 - t1
         given = self._breaks(views, collation)
+        if collation is not None:  # boundaries of the unpunctuated text the witness decided, its breaks or none
+            meta["witness"]["boundaries"] = sum(g.witness for g in given.values())
         t3 = clock()
         self.timings["sentences"] += t3 - t2
         wanted = [n for n, (seg, _view) in enumerate(views) if seg.layer in tag_layers or seg.layer in action_layers]
@@ -495,17 +504,21 @@ class DocumentProcessor:
         found = self.splitter.breaks_many([views[n][1].text for n in wanted], [views[n][0].layer for n in wanted])
         if self.config.get("sentences", {}).get("shu_quotations", True):
             found = self._with_quotations(views, wanted, found)
-        if collation is not None:
-            found = [self._with_witness(views[n][1], breaks, collation) for n, breaks in zip(wanted, found)]
-        return {n: _GivenBreaks(b) for n, b in zip(wanted, found)}
+        if collation is None:
+            return {n: _GivenBreaks(b) for n, b in zip(wanted, found)}
+        given: dict[int, _GivenBreaks] = {}
+        for n, breaks in zip(wanted, found):
+            decided = collation.breaks(views[n][1].starts, views[n][1].text)
+            given[n] = _GivenBreaks(self._with_witness(breaks, decided), len(decided))
+        return given
 
     @staticmethod
-    def _with_witness(view: Any, breaks: list, collation: Any) -> list:
-        """``breaks`` where the witness is silent; where it speaks, a break where it has one (of the
-        model's kind where the model breaks there too) and none where it has none."""
+    def _with_witness(breaks: list, decided: dict) -> list:
+        """``breaks`` where the witness is silent; where it speaks (``decided``: position → its break
+        kind, None for no break), a break where it has one (of the model's kind where the model breaks
+        there too) and none where it has none."""
         from pipeline.text.sentences import Break
 
-        decided = collation.breaks(view.starts, view.text)
         if not decided:
             return breaks
         # where the model breaks too, its kind stays: the model's sentence kinds were chosen for the
@@ -607,6 +620,7 @@ def stats_from_record(out: dict[str, Any]) -> Stats:
     witness = meta.get("witness")
     if isinstance(witness, dict) and isinstance(witness.get("share"), (int, float)):
         stats.witness_share = float(witness["share"])
+        stats.witness_decided = sum(int(witness.get(k) or 0) for k in ("layer_chars", "boundaries"))
     stats.sentences = len(out.get("sentences", []))
     stats.actions = len(out.get("actions", []))
     return stats

@@ -241,7 +241,8 @@ def test_a_witness_lends_only_what_its_edition_decided(collating, tmp_path):
 def test_collate_makes_each_input_a_witness_of_the_others(tmp_path):
     """`yili process --collate` with three editions of 覲禮 and a file that is not there: each
     edition is collated with the other two (never with itself), the 四部叢刊's breaks are the
-    e-book's as with `--witness` naming it, and the missing file is that input's error alone."""
+    e-book's as with `--witness` naming it, and the missing file is that input's error alone. Each
+    says what the witnesses decided in it, and the run which took nothing."""
     editions = [_file("zhushu-siku", "10"), _file("zhushu-xhtml", "10"), _file("zhengzhu-sbck", "10")]
     out = tmp_path / "out.jsonl"
     result = runner.invoke(app, ["process", *map(str, editions), str(tmp_path / "gone.txt"), "-o", str(out), "-q",
@@ -252,6 +253,12 @@ def test_collate_makes_each_input_a_witness_of_the_others(tmp_path):
     for path, record in zip(editions, records):
         sources = record["meta"]["witness"]["sources"]
         assert str(path.resolve()) not in sources and len(sources) == 2
+    # what each took: the 四庫 breaks and layers (its unmarked 注 ends), the 四部叢刊 breaks only (its
+    # parentheses decide its layers), the e-book nothing (its marks and tags decide everything)
+    took = [(r["meta"]["witness"]["boundaries"], r["meta"]["witness"]["layer_chars"]) for r in records[:3]]
+    assert took[0][0] > 10_000 and took[0][1] > 0 and took[1] == (0, 0) and took[2][0] > 1_000 and took[2][1] == 0
+    said = runner.invoke(app, ["process", *map(str, editions), "-o", str(tmp_path / "said.jsonl"), "--collate"])
+    assert "1 of them took nothing from it" in " ".join(said.output.split())
     named = tmp_path / "named.jsonl"
     result = runner.invoke(app, ["process", str(editions[2]), "-o", str(named), "-q", "--no-resume",
                                  "--witness", str(editions[1])])
