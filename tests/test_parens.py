@@ -200,3 +200,46 @@ def test_a_copy_that_puts_its_zhu_in_other_brackets_reads_as_the_edition(opening
     read, original = segment_layers(copy, "copy.txt"), segment_layers(edition, "edition.txt")
     assert "（" not in copy and read.layout == "paren-commentary"
     assert _han_layers(copy, read) == _han_layers(edition, original)
+
+
+# 吳廷華《儀禮章句》卷四 as a viewer of Kanripo's 四庫全書 text gives it (KR1d0042, simplified, page
+# labels between the pages): the 經 with the author's notes in parentheses, "/" a column break
+ZHANGJU = """仪礼章句-清-吴廷华卷四
+
+卷四 第 1a 页 WYG0109-0313a.png
+钦定四库全书
+ 仪礼章句卷四
+             同知吴廷华撰
+ 乡饮酒礼第四(乡在王城外近郊远郊百里之内天/子六乡诸侯三其地有州党族闾比)
+ (其官有乡老乡大夫州长党正族师闾胥比长乡大/夫三年宾贤能行此礼凡养老诸饮酒礼皆用之于)
+ (五礼属嘉礼当第十五第四说非详士冠/礼○此经与乡射异同之处相参乃备)
+乡饮酒之礼主人就先生而谋宾介(主人乡大夫先生/乡先生详士冠礼)
+(就者尊之宾介处士贤者贤者为宾其次为介又其次/为众宾宾介皆贤其判甚微故须谋乡先生则知之有)
+卷四 第 1b 页 WYG0109-0313b.png
+(素也不言众宾者以考于平日不待谋/也此见古人取士之慎○以上谋宾介)主人戒宾宾拜
+(谓屈辱至已门也/乡射宾出迎再拜)主人答拜 乃请宾(请请命也告/以宾贤之意)
+(请其/许)宾礼辞许 主人再拜 宾答拜 主人退 宾
+拜辱(乡射宾送再拜此亦送也曰拜/辱者拜其辱宾已故异其文也)介亦如之(如戒宾/则亦亲)
+(戒也疏云众宾使人/戒之○以上戒宾)乃席宾主人介众宾之席(席敷席/也宾户)
+"""
+
+
+def test_a_later_scholars_book_in_parentheses_keeps_his_notes_apart_from_zheng_xuan():
+    """吳廷華's 儀禮章句 writes its notes as a plain 鄭注 copy writes the 注: in parentheses after the
+    經. They are his (its title lines name him, and no line names 鄭玄), so they are OTHER (a later
+    scholar, SCHEMA section 1), not ZHU; the chapter title with a note after it is a title, no 經
+    (鄉飲酒 is no act of drinking); a 鄭注 copy with the same title line keeps its 注."""
+    from pipeline.process import DocumentProcessor
+
+    result = segment_layers(ZHANGJU)
+    assert result.layout == "paren-commentary"
+    layers = Counter(s.layer for s in result.segments)
+    assert layers["ZHU"] == 0 and layers["OTHER"] > 8 and layers["JING"] >= 6
+    title = next(s for s in result.segments if "乡饮酒礼第四" in s.text)
+    assert title.layer == "OTHER" and title.text.strip() == "乡饮酒礼第四"
+    jing = [s.text for s in result.segments if s.layer == "JING"]
+    assert jing[0] == "乡饮酒之礼主人就先生而谋宾介" and "宾礼辞许" in jing[3]
+    out = DocumentProcessor().process({"text": ZHANGJU, "meta": {"source": "zhangju.txt"}})
+    assert [(a["actor"], a["verb"]) for a in out["actions"]][:3] == [("主人", "就"), ("宾", "拜"), ("主人", "拜")]
+    zheng = ZHANGJU.replace("同知吴廷华撰", "郑氏注")
+    assert Counter(s.layer for s in segment_layers(zheng).segments)["ZHU"] >= 7

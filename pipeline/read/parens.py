@@ -13,7 +13,10 @@ colophon after the chapter's closing title (經八百四十四字注二千六百
 a marker (疏, 【疏】, 鄭目錄云 …) is that marker's layer, parentheses and all; elsewhere what lies
 outside parentheses is 經 and what lies inside is 注 (evidence ``layout``; groups side by side are
 one 注, as the page cut it into columns), an editor's note (案…) OTHER, a footnote number (1) no
-text; a group may run over lines.
+text; a group may run over lines. A chapter title with a note after it (鄉飲酒禮第四(鄉在王城外…)) is
+a title, its note read as the others. A later scholar's book written so (吳廷華's 儀禮章句 as Kanripo's
+viewers give it) has its notes in the same parentheses: where a title line names the book's author
+(…撰) and none names 鄭玄, they are his notes, OTHER (SCHEMA: later scholars), not ZHU.
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ NOTE_OPENING = re.compile(r"^\s*(?:案|按|謹案|谨案|今案)")
 EDITION_TITLE = re.compile(r"(?:儀禮|仪礼)卷第|(?:鄭|郑)氏注")
 #: the title that opens a chapter and closes it (儀禮卷第十)
 CLOSING_TITLE = re.compile(r"^(?:儀禮|仪礼)卷第")
+#: a title line naming the one who wrote the book (同知吳廷華撰, 宋李如圭撰)
+AUTHOR_LINE = re.compile(r"(?:撰|著|纂|輯|辑)$")
+#: 鄭玄, named in a title line: the book carries his 注 (儀禮鄭注句讀, 鄭氏注)
+ZHENG = re.compile(r"[鄭郑](?:氏|玄|注|註)")
 MIN_GROUPS = 5
 MIN_SHARE = 0.2
 #: groups of fewer Han characters (a footnote number, (音X)) say nothing of the layout
@@ -88,17 +95,26 @@ def read_paren_commentary(raw: str) -> Reading:
             body.clear()
 
     closed = False  # after the chapter's closing title: its colophon (經…字注…字)
+    author = zheng = False  # a title line names the book's author; one names 鄭玄
     for line in content_lines(raw, reading):
         text = line.text(raw)
         marker = line_marker(text)
+        opening = min((k for k in (text.find("("), text.find("（")) if k >= 0), default=-1)
         if closed:
             reading.pieces.append(Piece("OTHER", line.start, line.end, "layout", 0.9, "colophon"))
             reading.removed.extend(Removal(line.start + k, line.start + k + 1, "marker")
                                    for k, ch in enumerate(text) if ch in "()（）")
-        elif (is_title(text) or EDITION_TITLE.search(text)) and "(" not in text and "（" not in text:
+        elif (is_title(text) or EDITION_TITLE.search(text)) and opening < 0:
             flush()
             reading.pieces.append(Piece("OTHER", line.start, line.end, "layout", 0.9, "title"))
             closed = CLOSING_TITLE.match(text) is not None and any(p.layer == "JING" for p in reading.pieces)
+            author = author or AUTHOR_LINE.search(text.strip()) is not None
+            zheng = zheng or ZHENG.search(text) is not None
+        elif opening > 0 and is_title(text[:opening]):  # 鄉飲酒禮第四(鄉在王城外…): the title, then a note on it
+            flush()
+            cut = line.start + len(text[:opening].rstrip())
+            reading.pieces.append(Piece("OTHER", line.start, cut, "layout", 0.9, "title"))
+            body.append((line.start + opening, line.end))
         elif later_scholar(text):
             flush()
             reading.pieces.append(Piece("OTHER", line.start, line.end, "marker", 1.0, "later-scholar"))
@@ -108,6 +124,10 @@ def read_paren_commentary(raw: str) -> Reading:
         else:
             body.append((line.start, line.end))
     flush()
+    if author and not zheng:
+        # a later scholar's book (吳廷華's 儀禮章句): its bracketed notes are his, not 鄭玄's 注
+        reading.pieces = [Piece("OTHER", p.start, p.end, p.evidence, p.score, "author's note")
+                          if p.layer == "ZHU" and p.evidence == "layout" else p for p in reading.pieces]
     return reading.sort()
 
 
