@@ -451,3 +451,51 @@ def test_a_zhu_line_before_a_shu_line_is_the_zhu_not_a_jing():
     for words in ("其可併者二亦得竒名", "有司亦士之屬命于君者也"):
         at = text.index(words)
         assert [s.layer for s in read.segments if s.start <= at < s.end] == ["ZHU"], words
+
+
+# 盛世佐《儀禮集編》卷七, 鄉飲酒禮 (a dev chapter), as Kanripo's web view gives it (KR1d0049): the 經
+# unindented, each commentator's words set a space lower and opened by his name
+JIBIAN = """KR1d0049 儀禮集編-清-盛世佐 (master)
+
+
+[010-1a]
+欽定四庫全書
+ 儀禮集編卷七
+          龍里縣知縣盛世佐撰
+鄉飲酒禮第四之二
+主人降席自南方
+ 註曰不由北方由便
+ 張氏曰此下言旅酬之儀立司正以監酒司正安賓
+ 表位於是賓酬主人主人酬介介酬衆賓衆賓以次
+[010-1b]
+ 皆徧焉
+側降
+ 註曰賓介不從
+ 疏曰側特也賓介不從故言側以方燕禮殺故也
+司正實觶降自西階階間北靣坐奠觶退共少立
+ 註曰階間北靣東西節也其南北當中庭共拱手也
+ 少立自正愼其位也已帥以本或作/而誤正孰敢不正
+[010-3a]
+ 敖氏曰奠觶不拜者獨行禮則不象受觶之儀也不
+ 南靣奠觶亦變於君禮退而少立以其位在是也燕
+ 與大射則其位少進亦異者也
+ 郝氏曰介不得自實觶司正得自實觶者介不敢同
+ 于賓而司正不妨同于主司正得專罰也
+坐取觶不祭遂飲卒觶興坐奠觶遂拜執觶興洗北面坐
+奠觶于其所退立于觶南
+ 註曰洗觶奠之示潔敬立於其南以察衆
+"""
+
+
+def test_a_compilation_names_each_commentator_and_only_zheng_xuan_is_the_zhu():
+    """儀禮集編 quotes 鄭玄 (註曰: ZHU), 賈公彥 (疏曰: SHU) and later scholars by name: 張氏 and 敖氏,
+    and 郝氏 (郝敬), whom no list of names had — his words had been read as 經, two lines of it. Each
+    later scholar is OTHER; the Kanripo view's heading line (ID, title, dynasty, author) is a title."""
+    result = segment_layers(JIBIAN)
+    layers = {s.text.strip()[:6]: s.layer for s in result.segments}
+    assert layers["KR1d00"] == "OTHER"
+    assert layers["郝氏曰介不得"] == "OTHER" and layers["張氏曰此下言"] == "OTHER" and layers["敖氏曰奠觶不"] == "OTHER"
+    assert layers["不由北方由便"] == "ZHU" and layers["側特也賓介不"] == "SHU"
+    jing = [s.text for s in result.segments if s.layer == "JING"]
+    assert jing[:3] == ["主人降席自南方", "側降", "司正實觶降自西階階間北靣坐奠觶退共少立"]
+    assert not any("于賓而司正" in t or "KR1d" in t for t in jing)
