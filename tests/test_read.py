@@ -499,3 +499,72 @@ def test_a_compilation_names_each_commentator_and_only_zheng_xuan_is_the_zhu():
     jing = [s.text for s in result.segments if s.layer == "JING"]
     assert jing[:3] == ["主人降席自南方", "側降", "司正實觶降自西階階間北靣坐奠觶退共少立"]
     assert not any("于賓而司正" in t or "KR1d" in t for t in jing)
+
+
+# 儀禮集編卷十, 鄉射禮 (a dev chapter), the same view: the compiler's own notes (世佐案…) set two spaces
+# lower, and his section label (右旅酬) four
+JIBIAN_XIANGSHE = """KR1d0049 儀禮集編-清-盛世佐 (master)
+
+
+[013-1a]
+欽定四庫全書
+ 儀禮集編卷十
+          龍里縣知縣盛世佐撰
+鄉射禮第五之三
+賔北面坐取俎西之觶興阼階上北面酬主人主人降
+席立於賔東賔坐奠觶拜執鱓興主人答拜賔不祭卒
+鱓不拜不洗實之進東南面
+ 註曰所不者酬而禮殺也賔立飲
+[013-1b]
+主人阼階上北面拜賔少退主人進受觶賔主人之西
+北面拜送賔揖就席主人以觶適西階上酬大夫大夫
+降席立於主人之西如賔酬主人之禮
+ 註曰其既實觶進西南面立鄉所酬
+主人揖就席若無大夫則長受酬亦如之
+ 敖氏曰長謂衆賔之長也此惟據主人所酬者而言
+ 大夫若衆則相酬辯乃及長
+  世佐案大夫若衆則大夫長受主人酬訖即實觶
+[013-2a]
+  酬衆賔長衆賔長酬次大夫交錯以辯也敖說非
+司正升自西階相旅作受酬者曰某酬某子
+ 註曰某者字也某子者氏也稱酬者之字受酬者曰
+ 某子旅酬下為上尊之也春秋傳曰字不若子此言
+ 某酬某子者射禮畧於飲酒飲酒言某子受酬以飲
+ 酒為主
+ 敖氏曰此謂大夫酬長若長相酬之時也司正稱酬
+ 者之字稱受酬者曰某子彼此之辭也此主為酬者
+[013-2b]
+ 命受酬者縁酬者意欲尊敬之故於此言字於彼言
+ 子所以不同
+  世佐案此謂無大夫而衆賔長相酬之時也賔主
+  人及大夫旅酬皆不相至衆賔乃相之若主人酬
+  長相之之辭當曰主人酬某子猶主人與賔為耦
+  而告賔曰主人御於子也若大夫酬長辭當曰某
+  子酬某猶大夫為射而以耦告之曰某御於子也
+  受酬者自大夫右大夫如介禮也
+[013-3a]
+受酬者降席司正退立於西序端東面衆受酬者拜興
+飲皆如賔酬主人之禮辯遂酬在下者皆升受酬於西
+階上
+ 註曰在下謂賔黨也鄉飲酒記曰主人之贊者西面
+ 北上不與無算爵然後與此異於賔
+卒受者以觶降奠於篚司正降復位
+    右旅酬
+使二人舉觶於賔與大夫
+"""
+
+
+def test_a_compilers_own_notes_and_section_labels_are_no_classic():
+    """盛世佐 writes his own judgement (世佐案…, over two lines and a page label) and the name of each
+    section (右旅酬) below the commentators': both his, OTHER. They had been read as 經, each line a
+    passage of its own, and 實觶 and 酬 in his note were tuples."""
+    result = segment_layers(JIBIAN_XIANGSHE)
+    note = next(s for s in result.segments if s.text.startswith("世佐案"))
+    assert note.layer == "OTHER" and "敖說非" in note.text
+    assert next(s for s in result.segments if s.text.strip() == "右旅酬").layer == "OTHER"
+    jing = [s.text for s in result.segments if s.layer == "JING"]
+    assert len(jing) == 7 and jing[2:] == ["主人揖就席若無大夫則長受酬亦如之", "司正升自西階相旅作受酬者曰某酬某子",
+                                           jing[4], "卒受者以觶降奠於篚司正降復位", "使二人舉觶於賔與大夫"]
+    assert jing[4].startswith("受酬者降席") and not any("世佐" in t or "右旅酬" in t for t in jing)
+    out = DocumentProcessor().process({"text": JIBIAN_XIANGSHE, "meta": {"source": "jibian.txt"}})
+    assert not any(JIBIAN_XIANGSHE[a["start"]:a["end"]].startswith(("世佐", "酬衆賔")) for a in out["actions"])

@@ -11,7 +11,9 @@ The same texts come in other forms: with the commentary set a space lower than t
 view of 儀禮集編: ` 註曰…`), where a lowered line goes on with the commentary before it; with
 Kanripo's page labels (``[010-1b]``), which fall anywhere and end no block; a paragraph a line (a
 site's copy: one line in twenty or more wider than a page's column), where no line goes on from the
-one before. A line that opens with 釋曰 (the compiler's explanation, 儀禮集釋) opens a 疏 block.
+one before. A line that opens with 釋曰 (the compiler's explanation, 儀禮集釋) opens a 疏 block. Where
+the commentary is set lower, the compiler's own note set lower still (世佐案…) and his section label
+(右旅酬) are OTHER, not 經.
 """
 
 from __future__ import annotations
@@ -139,6 +141,12 @@ def read_wrapped(raw: str) -> Reading:
         elif is_title(text):
             blocks.append(Block("OTHER", cs, ce, "layout", 0.9, "title"))
             current = None
+        elif lowered and indents[i] and SECTION_LABEL.match(text):
+            blocks.append(Block("OTHER", cs, ce, "layout", 0.9, "section"))
+            current = None
+        elif lowered and indents[i] and COMPILER_NOTE.match(text):
+            current = Block("OTHER", cs, ce, "layout", 0.9, "compiler's note")
+            blocks.append(current)
         else:
             current = Block("JING", cs, ce, "layout", 0.85)
             blocks.append(current)
@@ -153,6 +161,12 @@ def read_wrapped(raw: str) -> Reading:
         _inline(raw, block, reading, [(s, e) for s, e in inside if e <= block.end])
     return reading.sort()
 
+
+#: where the commentary is set lower, a lowered line that no commentary goes on into and that opens
+#: with a note (世佐案, 愚案, 案, 按: the compiler's own word, set lower still in 儀禮集編) is his note,
+#: OTHER, not 經; and a short lowered line 右X (右旅酬: "the above is the 旅酬") is his section label
+COMPILER_NOTE = re.compile(r"^[\u4e00-\u9fff]{0,3}?[案按](?=[\u4e00-\u9fff])")
+SECTION_LABEL = re.compile(r"^右[\u4e00-\u9fff]{1,8}$")
 
 #: an explanation opening a line (釋曰…): the compiler's, after 賈公彥's manner (儀禮集釋), as the 疏
 EXPLANATION = Marker("釋曰", "SHU", "line", keep=True, note="explanation")
