@@ -243,3 +243,42 @@ def test_a_later_scholars_book_in_parentheses_keeps_his_notes_apart_from_zheng_x
     assert [(a["actor"], a["verb"]) for a in out["actions"]][:3] == [("主人", "就"), ("宾", "拜"), ("主人", "拜")]
     zheng = ZHANGJU.replace("同知吴廷华撰", "郑氏注")
     assert Counter(s.layer for s in segment_layers(zheng).segments)["ZHU"] >= 7
+
+
+# the same book's 大射 (a dev chapter) as a reading site gives it (天下书楼): its notes in 【】, the site's
+# name, account links, breadcrumb and chapter navigation around it — (快捷键←) is a parenthesised group
+ZHANGJU_SITE = """天下书楼
+会员中心 我的书架
+当前位置:天下书楼 > 仪礼章句
+
+卷七
+
+(快捷键←)[上一章]  [回目录]  [下一章](快捷键→)
+
+钦定四库全书
+
+仪礼章句卷七
+
+同知吴廷华撰
+
+大射仪第七【诸侯将祭与羣臣射以观其德其比于礼乐而中多者得与于祭曰大者重其事不言礼言仪者以威仪惟此为极盛也诸侯之射也必先行燕礼大射之燕与常燕虽略有异同而大概相似天子大射虽不可考与此当无大异也射于五礼属嘉礼当第十四第七説非详士冠礼 按注凡乡饮乡射燕礼已详者不赘】
+
+大射之仪君有命戒射【凡礼皆君命此特首言之者重祭事也下射前三日又言戒宿则此在三日戒宿之前射虽不齐预戒之使致敬也案射为祭设将祭先择与祭者与祭者定乃于祭前旬有一日卜日遂戒次第如此疏以此戒为祭前旬有一日悮矣】宰戒百官有事于射者【宰冡宰有事于射谓凡执事于射者不必皆与射者也总戒之故曰百官戒用宰崇礼也周礼大宰职作大事则戒于百官】射人戒诸公卿大夫射【此专戒射者射人掌以射法治射仪也】司士戒士射【殊戒公卿大夫士辨贵贱也司士掌国中之士治凡其戒命】与赞者【赞助也下不言赞者则凡量人司宫小臣师之属皆是也戒射用司马之属以本职所有事也】前射三日【视涤前二日】宰夫戒宰及司马【宰夫冢宰之考掌百官之征令者司马政官卿凡大射合其六耦司马量道张侯故先戒之】射人宿视涤【涤者扫除射宫及涤饮射诸器视之以致慎也宿如下乐人宿县之宿谓射之甫夕也 以上戒百官案此谓戒冢宰等于射之前夕视涤也疏合戒宿二字并以申前戒训之未合】司马命量人量侯道【量人司马之属掌度地者量谓度地之丈尺也侯道侯去物之逺近也】与所设乏【乏视侯为逺近】
+"""
+
+
+def test_a_later_scholars_book_on_a_reading_site():
+    """儀禮章句 on a reading site writes its notes in 【】 and its navigation in (…): the site's lines are
+    furniture (当前位置, 上一章 回目录 下一章 …), so the notes read as a bracketed commentary, the author's
+    (OTHER), and the juan (卷七) and the chapter title are titles. Before: read as plain text, the layer
+    model deciding every segment (12 of them 注, one 疏)."""
+    result = segment_layers(ZHANGJU_SITE)
+    assert result.layout == "paren-commentary"
+    site = [r for r in result.removed if r.reason == "site"]
+    assert [ZHANGJU_SITE[r.start:r.end][:4] for r in site] == ["会员中心", "当前位置", "(快捷键"]
+    layers = Counter(s.layer for s in result.segments)
+    assert layers["ZHU"] == 0 and layers["SHU"] == 0 and layers["OTHER"] >= 14
+    titles = [s.text for s in result.segments if s.text in ("卷七", "大射仪第七")]
+    assert titles == ["卷七", "大射仪第七"] and all(s.layer == "OTHER" for s in result.segments if s.text in titles)
+    jing = [s.text for s in result.segments if s.layer == "JING"]
+    assert jing[1:4] == ["大射之仪君有命戒射", "宰戒百官有事于射者", "射人戒诸公卿大夫射"]

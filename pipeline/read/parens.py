@@ -71,8 +71,9 @@ OTHER_PAIRS = {"【": "】", "〔": "〕", "［": "］"}
 def paren_probe(text: str) -> Optional[str]:
     """``text`` with （） where a copy writes its 注 in another pair of brackets (經【注】經【注】),
     same length, so that a reading of it holds for ``text``; None for a text with parenthesised
-    groups of its own, or fewer than :data:`MIN_GROUPS` such groups of three Han characters."""
-    if any(_han(m.group(1)) >= _MIN_HAN for m in GROUP.finditer(text)):
+    groups of its own (not counting a site's lines around it: (快捷键←)), or fewer than
+    :data:`MIN_GROUPS` such groups of three Han characters."""
+    if any(_han(m.group(1)) >= _MIN_HAN for m in GROUP.finditer(_without_furniture(text))):
         return None
     best, count = None, 0
     for opening, closing in OTHER_PAIRS.items():
@@ -83,6 +84,18 @@ def paren_probe(text: str) -> Optional[str]:
     if best is None or count < MIN_GROUPS:
         return None
     return text.translate(str.maketrans({best: "（", OTHER_PAIRS[best]: "）"}))
+
+
+def _without_furniture(text: str) -> str:
+    """``text`` with the lines a site puts around it (navigation, breadcrumb …) blanked, same length."""
+    from pipeline.read.furniture import line_furniture, lines
+
+    out = list(text)
+    for start, end in lines(text):
+        removal, _content = line_furniture(text, start, end)
+        if removal is not None and removal.end == end and removal.start == start:
+            out[start:end] = " " * (end - start)
+    return "".join(out)
 
 
 def read_paren_commentary(raw: str) -> Reading:
