@@ -568,3 +568,61 @@ def test_a_compilers_own_notes_and_section_labels_are_no_classic():
     assert jing[4].startswith("受酬者降席") and not any("世佐" in t or "右旅酬" in t for t in jing)
     out = DocumentProcessor().process({"text": JIBIAN_XIANGSHE, "meta": {"source": "jibian.txt"}})
     assert not any(JIBIAN_XIANGSHE[a["start"]:a["end"]].startswith(("世佐", "酬衆賔")) for a in out["actions"])
+
+
+# 李如圭《儀禮集釋》卷二十七, 特牲饋食禮 (a dev chapter), as Wikisource's 四庫全書本 page gives it when
+# copied from the browser: the site's skip link, title, motto and juan navigation around the text, each
+# 注 opening with 鄭注 — on its own line, or on after its 經 on the 經's line
+JISHI_WIKISOURCE = """跳至內容
+
+儀禮集釋 (四庫全書本)/卷27
+
+維基文庫,自由的圖書館
+卷二十六 儀禮集釋 卷二十七 卷二十八
+
+  欽定四庫全書
+  儀禮集釋卷二十七   宋 李如圭 𢰅
+  特牲饋食禮
+  席於戶內
+  鄭注為主人鋪之西面席自房來
+  主婦洗爵酌致爵於主人主人拜受爵主婦拜送爵鄭注主婦拜拜於北面也今文曰主婦洗酌爵
+  宗婦贊豆如初主婦受設兩豆兩籩
+  鄭注初贊亞獻也主婦薦兩籩東面也
+  俎入設
+  鄭注佐食設之
+  主人左執爵祭薦宗人贊祭奠爵興取肺坐絶祭嚌之興加於俎坐挩手祭酒啐酒
+  鄭注絶肺祭之者以離肺長也少儀曰牛羊之肺離而不提心豕亦然挩拭也挩手者為絶肺染汙也忖肺不挩手古文挩皆作說
+  釋曰忖肺忖切之直取以祭離肺四面離割之不絶其中央少許時絶之以祭下記主人以下俎皆離肺無刌肺
+  肝從左執爵取肝㨎於鹽坐振祭嚌之宗人受加於俎燔亦如之興席末坐卒爵拜
+  鄭注於席末坐卒爵敬也一酌而備再從而次之示均
+  釋曰屍再獻而具肝從主人一酌而肝燔從與屍均坐振祭重出坐字疑
+  主婦荅拜受爵酌醋左執爵拜主人荅拜坐祭立飲卒爵拜主人荅拜主婦出反於房
+  釋曰主婦醋不更爵殺也
+  主人降洗酌致爵於主婦席於房中南面主婦拜受爵主人西面荅拜宗婦薦豆俎從獻皆如主人主人更爵酌醋卒爵降實爵於篚入復位
+  鄭注主人更爵自酢男子不承婦爵也祭統曰夫婦相授受不相襲處酢必易爵明夫婦之別古文更為受案今註疏本訛作今文授為受
+  釋曰更爵更房內之爵也庭篚惟有二爵其一獻屍爵止其一主人致爵於主婦少牢下篇賓致爵於主婦之俎亦佐食設之
+  三獻作止爵
+  鄭注賓也謂三獻者以事命之作起也舊説雲賓入戶北面曰皇屍請舉爵
+"""
+
+
+def test_a_wikisource_page_of_a_compilation_reads_as_the_compilation():
+    """The page's lines are furniture (they had been 經, and 儀禮集釋 gave three tuples 釋); the juan's
+    title with its author (宋 李如圭 𢰅) and the chapter's name alone (特牲饋食禮) are titles; a 注 written
+    on after its 經 on one line (…拜送爵鄭注主婦拜拜於北面也…) is 注 from 鄭注 on (it had been 經, with
+    the tuples of its words)."""
+    result = segment_layers(JISHI_WIKISOURCE)
+    assert [JISHI_WIKISOURCE[r.start:r.end][:4] for r in result.removed if r.reason == "site"] == [
+        "跳至內容", "儀禮集釋", "維基文庫", "卷二十六"]
+    texts = {s.text: s.layer for s in result.segments}
+    assert texts["儀禮集釋卷二十七   宋 李如圭 𢰅"] == "OTHER" and texts["特牲饋食禮"] == "OTHER"
+    assert texts["主婦洗爵酌致爵於主人主人拜受爵主婦拜送爵"] == "JING"
+    assert texts["主婦拜拜於北面也今文曰主婦洗酌爵"] == "ZHU"
+    assert [s.text for s in result.segments if s.layer == "JING"][0] == "席於戶內"
+    out = DocumentProcessor().process({"text": JISHI_WIKISOURCE, "meta": {"source": "jishi.txt"}})
+    verbs = [a["verb"] for a in out["actions"]]
+    assert "釋" not in verbs and verbs[:3] == ["洗", "酌", "拜"]
+    # a chapter's name the 經 itself opens with (有司徹。 覲禮。) stays 經 on a line of its own
+    from pipeline.read.web import is_title
+
+    assert is_title("特牲饋食禮") and not is_title("有司徹") and not is_title("覲禮") and not is_title("士冠禮")

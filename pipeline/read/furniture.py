@@ -25,7 +25,11 @@ SITE_LINE = re.compile(
     r"摘要[:：]|古典文学原文赏析|转载请注明|您在這裡|您在这里|版本狀態|版本状态|內容未經校對|内容未经校对|書籍首頁|书籍首页|"
     r"閱讀古書|阅读古书|[^\n]{0,40}在 *週[一二三四五六日], *\d\d/\d\d/\d{4}[^\n]*發表|"
     # a reading site's breadcrumb, account links and chapter navigation (当前位置:X > 仪礼章句, 上一章 回目录 下一章)
-    r"当前位置[:：]|當前位置[:：]|会员中心|會員中心|[^\n]{0,30}(?:上一章|下一章|上一頁|下一頁|回目录|回目錄))"
+    r"当前位置[:：]|當前位置[:：]|会员中心|會員中心|[^\n]{0,30}(?:上一章|下一章|上一頁|下一頁|回目录|回目錄)|"
+    # Wikisource's page around a text: the skip link, the site's motto, the page's title (儀禮集釋 (四庫全書本)/卷27)
+    # and its line of neighbouring juan (卷二十六 儀禮集釋 卷二十七 卷二十八)
+    r"跳至內容|跳至内容|跳到內容|跳转到内容|[^\n]{0,4}(?:維基文庫|维基文库)[,，]|[^\n]{1,30}[(（][^)）\n]{1,10}本[)）]/卷|"
+    r"卷[一二三四五六七八九十百]+[ \u3000]+[^ \u3000\n]{1,12}[ \u3000]+卷[一二三四五六七八九十百]+[ \u3000]+卷[一二三四五六七八九十百]+[ \u3000]*$)"
 )
 #: a viewer's page label between the printed pages of a scanned edition, with its image's name:
 #: 卷一 第 1a 页 WYG0102-0013c.png (where Kanripo writes <pb:KR1d0028_WYG_001-1a>)

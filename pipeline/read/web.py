@@ -62,6 +62,12 @@ TITLE = re.compile(
     r"|^KR\d[a-z]\d{4}[ \t][^，。,]{1,30}$"
     # a juan's number alone on its line, as a reading site heads a chapter page (卷七)
     r"|^卷[一二三四五六七八九十百]+$"
+    # a juan's title with its author, spaced (儀禮集釋卷二十七   宋 李如圭 𢰅: 𢰅 is 撰)
+    r"|^[^，。,\s]{2,10}卷[一二三四五六七八九十百]+[ \t\u3000]+[^，。,]{1,20}(?:撰|𢰅|著)$"
+    # a chapter's name alone, as a compilation heads its part of a juan (特牲饋食禮); not the names the 經
+    # itself opens with (士冠禮，筮于廟門; 燕禮。; 聘禮。; 覲禮。; 喪服。; 士喪禮。; 士虞禮。; 有司徹。), which a
+    # copy a sentence a line writes alone on their line
+    r"|^(?:士昏|士相見|鄉飲酒|乡饮酒|鄉射|乡射|大射|公食大夫|既夕|特牲饋食|特牲馈食|少牢饋食|少牢馈食)(?:禮|礼|儀|仪)$"
 )
 
 

@@ -202,7 +202,9 @@ def _next_opens_zhu(kept: list[tuple[int, int]], marks: list[Optional[Marker]], 
 
 _INLINE, _INLINE_MARKERS = inline_regex(circled=True)
 _LINE_BREAK = re.compile("[ \u3000]*\n[ \u3000]*")
-_TOKEN = re.compile(rf"(?P<note>[(（][^()（）]*[)）])|(?P<marker>{_INLINE.pattern})|(?P<circle>○)")
+#: 鄭注 inside a 經 line: the 注 written on after its 經 (儀禮集釋 as Wikisource's 四庫全書本 gives it:
+#: 主婦…拜送爵鄭注主婦拜拜於北面也); the 經 never names 鄭玄, and a 疏's 鄭注云 is no marker
+_TOKEN = re.compile(rf"(?P<note>[(（][^()（）]*[)）])|(?P<marker>{_INLINE.pattern})|(?P<circle>○)|(?P<zheng>鄭注|郑注)")
 
 
 def _inline(raw: str, block: Block, reading: Reading, drops: list[tuple[int, int]]) -> None:
@@ -223,6 +225,14 @@ def _inline(raw: str, block: Block, reading: Reading, drops: list[tuple[int, int
             reading.pieces.append(piece)
 
     for m in _TOKEN.finditer(vt):
+        if m.group("zheng") is not None:
+            if layer == "JING":
+                close(m.start())
+                reading.removed.extend(marker_removals(view, m.start(), m.end()))
+                run_start = m.end()
+                last_note = None
+                layer, evidence, score, note = "ZHU", "marker", 1.0, ""
+            continue
         if m.group("note") is not None:
             close(m.start())
             reading.removed.extend(marker_removals(view, m.start(), m.start() + 1))
