@@ -24,7 +24,7 @@ class Marker:
 #: later scholars by name: 張子 (張載), 朱子, 程子, and any X氏 (楊氏 楊復, 敖氏 敖繼公, 郝氏 郝敬, 萬氏 …) but
 #: 鄭氏 (鄭玄: the 注) and 賈氏 (賈公彥: the 疏), 侯氏 (覲禮's lord, who speaks in the 經) and 某氏 (a family
 #: named in a speech)
-LATER_SCHOLAR = r"(?:[張张朱程][子]|(?![鄭郑賈贾侯某])[一-鿿][氏])曰"
+LATER_SCHOLAR = r"(?:[張张朱程][子]|(?![鄭郑賈贾侯某])[\u4e00-\u9fff][氏])曰"
 
 #: a bracketed 疏 that opens a line of a web copy: [疏] (漢川草廬's 十三經注疏), 【疏】, and the forms its
 #: mirrors turn the brackets into ('疏', ‘疏’, ［疏］, 〔疏〕)
