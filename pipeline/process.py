@@ -409,7 +409,7 @@ class DocumentProcessor:
             layout, segments, removed = self.layers({**record, "text": work})
             segments = [Segment(s.layer, s.start, s.end, text[s.start:s.end], s.evidence, s.score, s.shape) for s in segments]
         source = (record.get("meta") or {}).get("source") if isinstance(record.get("meta"), dict) else None
-        anchored = sum(s.end - s.start for s in segments if s.evidence == "anchor")
+        decided = segments
         segments, collation = self.collate(text, segments, removed, work, source)
         t1 = clock()
         self.timings["layers"] += t1 - t0
@@ -421,7 +421,7 @@ class DocumentProcessor:
                 meta = out["meta"] = {}
             meta["witness"] = {"sources": collation.sources(), "share": round(collation.share, 4),
                                # characters whose layer the witness's edition decided, the model had
-                               "layer_chars": sum(s.end - s.start for s in segments if s.evidence == "anchor") - anchored}
+                               "layer_chars": _anchored(segments) - _anchored(decided)}
         drop = sorted((r.start, r.end) for r in removed)
         tag_layers = set(self.config.get("nlp", {}).get("tag_layers", ["JING", "ZHU", "SHU"]))
         action_layers = set(self.config.get("actions", {}).get("layers", ["JING"]))
@@ -588,6 +588,11 @@ class DocumentProcessor:
             return self.process(item.record, item.names)
         except Exception as exc:  # one bad document never stops the run
             return self.error_record(item, f"{item.origin}: {type(exc).__name__}: {exc}")
+
+
+def _anchored(segments: Sequence[Segment]) -> int:
+    """How many characters of ``segments`` an anchor decided."""
+    return sum(s.end - s.start for s in segments if s.evidence == "anchor")
 
 
 @lru_cache(maxsize=4096)

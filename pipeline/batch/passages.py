@@ -18,7 +18,7 @@ twice (its names first), for names that only its 經 could give.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable, Iterable, Iterator, Optional
+from typing import Callable, Collection, Iterable, Iterator, Optional
 
 from pipeline.read.inputs import InputItem
 
@@ -29,7 +29,7 @@ MAX_RECORDS = 20_000
 MAX_CHARS = 20_000_000
 
 
-def document_of(item: InputItem, layers: Iterable[str] = ("JING",)) -> Optional[str]:
+def document_of(item: InputItem, layers: Collection[str] = ("JING",)) -> Optional[str]:
     """The document a JSONL record of one of ``layers`` says it is a passage of; None for any other
     item (a record of another layer, or of none: the layer model decides it). Narrower than
     ``yili classify``'s key (:func:`pipeline.layers.predict.document_key`, ``meta.source`` first):
@@ -38,7 +38,7 @@ def document_of(item: InputItem, layers: Iterable[str] = ("JING",)) -> Optional[
     if item.error is not None or item.jsonl is None:
         return None
     meta = item.record.get("meta")
-    if not isinstance(meta, dict) or meta.get("layer") not in set(layers):
+    if not isinstance(meta, dict) or meta.get("layer") not in layers:
         return None
     doc = meta.get("doc")
     if isinstance(doc, str) and "#" in doc:

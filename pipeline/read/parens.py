@@ -73,7 +73,11 @@ def paren_probe(text: str) -> Optional[str]:
     same length, so that a reading of it holds for ``text``; None for a text with parenthesised
     groups of its own (not counting a site's lines around it: (快捷键←)), or fewer than
     :data:`MIN_GROUPS` such groups of three Han characters."""
-    if any(_han(m.group(1)) >= _MIN_HAN for m in GROUP.finditer(_without_furniture(text))):
+    def groups_of_its_own(t: str) -> bool:
+        return any(_han(m.group(1)) >= _MIN_HAN for m in GROUP.finditer(t))
+
+    # the site's lines are blanked only where a group is found at all: most texts have none
+    if groups_of_its_own(text) and groups_of_its_own(_without_furniture(text)):
         return None
     best, count = None, 0
     for opening, closing in OTHER_PAIRS.items():
