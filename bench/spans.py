@@ -132,7 +132,7 @@ def _through_yili_process(processor: Any, records: list[dict[str, Any]], path: P
 
 
 def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mode: str, workdir: str) -> dict[str, Any]:
-    from pipeline.actions.report import _Scores, variant
+    from pipeline.actions.report import _Scores, gold_actions, variant
     from pipeline.nlp import span_model as sm
     from pipeline.process import DocumentProcessor
 
@@ -177,7 +177,7 @@ def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mod
             scores = _Scores()
             for n, (rec, out) in enumerate(zip(records, outs)):
                 gold_spans = variant(rec, form)[1]
-                scores.add(str(rec["meta"].get("doc", n)), rec.get("actions", []), out["actions"], gold_spans, out["spans"])
+                scores.add(str(rec["meta"].get("doc", n)), gold_actions(rec, form), out["actions"], gold_spans, out["spans"])
             per_form[form] = {"gold": scores.gold, "pred": scores.pred, "spans": {k: dict(v) for k, v in scores.span_counts.items()}}
         pipeline[name] = per_form
     return {"chapter": held_out, "setting": setting, "chars": char_counts, "pipeline": pipeline, "removed_terms": removed,
