@@ -59,6 +59,7 @@ MARKERS = [
     "<script>", "</script>", "<!--", "-->", "&#x8CD3;", "&#37129;", "&amp;", "&nbsp;", "&lt;", "<pre>", "</pre>",
     "疏【", "】", "音義〔", "〕", "  [疏]", "'疏'", "\n 註曰", "[010-1a]\n", "○釋曰:", " 釋曰", "儀禮注疏卷五考證\n",
     "儀禮注疏卷五挍勘記\n", "\n　疏曰", "欽定四庫全書\n",
+    "\n　　正义郑氏康成曰", "正義賈氏公彦曰", "　敖氏继公曰", "存疑", "【贾疏", "【注今文", "注今", "還音旋", "\n 案", "\n右三射\n",
 ]
 piece = st.one_of(st.sampled_from(JING_CLAUSES), st.sampled_from(PUNCT), st.sampled_from(MARKERS), CJK, ASTRAL, ANY_TEXT)
 documents = st.lists(piece, max_size=80).map("".join)
@@ -76,6 +77,7 @@ HEADS = {
     "kanripo-wrapped": ["# -*- mode: mandoku-view; -*-\n#+PROPERTY: ID KR1d0049\n<pb:KR1d0049_WYG_010-1a>¶\n　註曰", ""],
     "web-translation": ["【译文】\n", "（1）"],
     "paren-commentary": ["儀禮卷第十\n", "（郊謂近郊）（諸侯入王）（皮弁者）（天子之玉）（郊舎狹寡）"],
+    "yishu": ["\n　　正义郑氏康成曰耦兼取乘矢\n　　正义敖氏继公曰此\n", "KR1d0037 欽定儀禮義疏\n 正義鄭氏康成曰欲令\n 正義賈氏公彦曰俟\n"],
     "html": ["<!DOCTYPE html><html><head><title>儀禮</title></head><body>", "<html><body><nav>首頁</nav>"],
     "plain": ["", "\n"],
 }

@@ -4,7 +4,8 @@ a blog post, an e-book of another make (layout ``html/<layout of its text>``).
 Such a page is text inside markup and site furniture. The page's visible text is read as a view
 (:func:`page_view`): block elements (``<p>``, ``<div>``, ``<br>``, ``<li>``, ``<td>`` …) end lines,
 inline ones (``<a>``, ``<span>``, ``<b>``) vanish, character references (``&#x9109;``, ``&amp;``)
-are the characters they name, runs of source whitespace are one space; ``<head>``, scripts, styles,
+are the characters they name, runs of source whitespace are one space (but a line break is a line
+inside ``<pre>`` or an element a page styles so: ``white-space: pre-wrap``, inline or from its stylesheet); ``<head>``, scripts, styles,
 forms and the elements a site builds its frame from (``<nav>``, ``<header>``, ``<footer>``, an id
 or class naming a menu, sidebar, breadcrumb …) are left out — but not an element named so that
 holds most of the page's Han text (``<div class="article-header-body">``): a site's words for its
@@ -155,6 +156,8 @@ def page_view(raw: str) -> PageView:
     link = 0  # the <a> element open, by number (0: none)
     links = 0
     pre_depth = 0
+    pre_until = 0  # the end of an element whose style keeps its line breaks (white-space: pre-wrap)
+    pre_classes = _pre_classes(raw)
     pos = 0
     n = len(raw)
     page_han = han_count(raw)
@@ -162,7 +165,7 @@ def page_view(raw: str) -> PageView:
         m = TOKEN.search(raw, pos)
         stop = m.start() if m else n
         if stop > pos:
-            b.text(pos, stop, link, pre_depth > 0)
+            b.text(pos, stop, link, pre_depth > 0 or pos < pre_until)
         if m is None:
             break
         end = m.end()
@@ -191,6 +194,8 @@ def page_view(raw: str) -> PageView:
                 link = links
         elif name == "pre":
             pre_depth = max(0, pre_depth + (-1 if closing else 1))
+        elif not closing and name and pre_until <= m.start() and _keeps_breaks(m.group(), pre_classes):
+            pre_until = _skip_end(raw, name, m.end())
         if name in HEADINGS:
             if not closing:
                 heading_start = len(b.chars)
@@ -201,6 +206,37 @@ def page_view(raw: str) -> PageView:
     b.line_break(n, n)
     view = TextView(raw, "".join(b.chars), b.starts, b.ends, 0)
     return PageView(view, b.markup, b.linked, headings)
+
+
+#: a style that keeps a text's line breaks, as <pre> does: a site that prints a text as it was typed,
+#: a line a paragraph, in a <div> styled so (white-space: pre-wrap), from its stylesheet or inline
+_KEEPS_BREAKS = re.compile(r"white-space\s*:\s*(?:pre|pre-wrap|pre-line|break-spaces)\b", re.I)
+_STYLE_RULE = re.compile(r"([^{}]*)\{([^{}]*)\}")
+_CLASS_SELECTOR = re.compile(r"\.([A-Za-z_][\w-]*)\s*$")
+_CLASS_ATTR = re.compile(r"""\bclass\s*=\s*["']([^"']*)["']""", re.I)
+_STYLE_ATTR = re.compile(r"""\bstyle\s*=\s*["']([^"']*)["']""", re.I)
+
+
+def _pre_classes(raw: str) -> frozenset[str]:
+    """The classes a page's stylesheets set to keep line breaks (``.content { white-space: pre-wrap }``)."""
+    found: set[str] = set()
+    for sheet in re.finditer(r"<style\b[^>]*>(.*?)</style\s*>", raw, re.S | re.I):
+        for rule in _STYLE_RULE.finditer(sheet.group(1)):
+            if not _KEEPS_BREAKS.search(rule.group(2)):
+                continue
+            for selector in rule.group(1).split(","):
+                m = _CLASS_SELECTOR.search(selector.strip())
+                if m:
+                    found.add(m.group(1))
+    return frozenset(found)
+
+
+def _keeps_breaks(tag: str, pre_classes: frozenset[str]) -> bool:
+    style = _STYLE_ATTR.search(tag)
+    if style and _KEEPS_BREAKS.search(style.group(1)):
+        return True
+    cls = _CLASS_ATTR.search(tag)
+    return bool(cls and pre_classes and pre_classes.intersection(cls.group(1).split()))
 
 
 def _menu(han: list[int], linked: list[int]) -> bool:

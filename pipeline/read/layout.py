@@ -11,6 +11,7 @@
 | ``web-zhushu`` | 經 / 注 / 疏 paragraphs, the 疏 indented with its head 「X」至「Y」 | :mod:`pipeline.read.web` |
 | ``siku-wrapped`` | lines cut at a fixed width, commentary opened by 鄭注 / 註曰 | :mod:`pipeline.read.wrapped` |
 | ``web-translation`` | a modern edition: 經, numbered notes, 【译文】, vernacular | :mod:`pipeline.read.web` |
+| ``yishu`` | 欽定儀禮義疏: a 經 piece a line, then its blocks (正義, 存疑 …) quoting scholars by full name (鄭氏康成曰 …) | :mod:`pipeline.read.yishu` |
 | ``paren-commentary`` | 經 running on, each 注 after it in parentheses (or 【】, 〔〕, ［］): a plain copy of the 鄭注 | :mod:`pipeline.read.parens` |
 | ``plain`` | anything else: paragraphs, markers where there are any | :mod:`pipeline.read.web` |
 """
@@ -31,6 +32,7 @@ from pipeline.read.script import traditional_probe
 from pipeline.read.web import is_vernacular, read_plain, read_web_runon, read_web_translation, read_web_zhushu
 from pipeline.read.wrapped import WRAPPED_MARKER, read_wrapped
 from pipeline.read.xhtml import is_ebook, is_xhtml, read_xhtml
+from pipeline.read.yishu import is_yishu, read_yishu
 
 LAYOUTS: dict[str, Callable[[str], Reading]] = {
     "xhtml": read_xhtml,
@@ -43,6 +45,7 @@ LAYOUTS: dict[str, Callable[[str], Reading]] = {
     "siku-wrapped": read_wrapped,
     "web-translation": read_web_translation,
     "paren-commentary": read_paren_commentary,
+    "yishu": read_yishu,
     "plain": read_plain,
 }
 
@@ -66,6 +69,8 @@ def text_layout(text: str) -> str:
     """The layout of a text without markup (a page's visible text too)."""
     if is_kanripo(text):
         return kanripo_edition(text)
+    if is_yishu(text):
+        return "yishu"
     if len(_RUNON_SHU.findall(text)) >= 2:
         return "web-runon"
     if len(_INDENTED_HEAD.findall(text)) >= 3:

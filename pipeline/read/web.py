@@ -62,6 +62,8 @@ TITLE = re.compile(
     r"|^KR\d[a-z]\d{4}[ \t][^，。,]{1,30}$"
     # a juan's number alone on its line, as a reading site heads a chapter page (卷七)
     r"|^卷[一二三四五六七八九十百]+$"
+    # a site's page title: the book, a dash, its juan or its page (钦定仪礼义疏 - 卷七, … - 第 46 页/共 169 页)
+    r"|^[^，。,\s]{2,12}[ \t]*[-–—][ \t]*(?:卷[一二三四五六七八九十百]+|第[ \t]*\d+[ \t]*[页頁](?:/共[ \t]*\d+[ \t]*[页頁])?)$"
     # a juan's title with its author, spaced (儀禮集釋卷二十七   宋 李如圭 𢰅: 𢰅 is 撰)
     r"|^[^，。,\s]{2,10}卷[一二三四五六七八九十百]+[ \t\u3000]+[^，。,]{1,20}(?:撰|𢰅|著)$"
     # a chapter's name alone, as a compilation heads its part of a juan (特牲饋食禮); not the names the 經

@@ -1,0 +1,304 @@
+"""欽定儀禮義疏 (KR1d0037) as sites and Kanripo give it: a 經 piece a line, then blocks that quote
+scholars by their full names (layout ``yishu``, :mod:`pipeline.read.yishu`).
+
+The excerpts are of dev chapters only (大射, 鄉飲酒禮, 鄉射禮): a reading site's pages (中华古籍库 on
+GitHub Pages, page 46 of 169; 读书之家, 卷七), copied as the browser shows them, and Kanripo's web view
+of the 四庫 text (卷九), cut at the page's width with the commentary set a space lower.
+"""
+
+from __future__ import annotations
+
+from pipeline.layers import segment_layers
+from pipeline.process import DocumentProcessor
+from pipeline.read.web import is_title
+
+# 大射 (07), 中华古籍库's page 46 of 钦定仪礼义疏: its content, a line a paragraph, as the page prints it
+DASHE = """　　正义郑氏康成曰耦兼取乘矢不敢与大夫拾
+　　北面搢三挟一个揖进
+　　正义敖氏继公曰揖进当作揖退鄕射云揖退是也案此仪亦于旣适楅南皆左还之时为之
+　　大夫与其耦皆适次释弓说决拾袭反位诸公卿升就席
+　　正义郑氏康成曰大夫反位诸公卿乃升就席大夫与己上下位【贾疏上大夫与下大夫同是大夫爵】
+　　存疑敖氏继公曰大夫旣反位诸公卿乃与之序升公卿之下不言大夫者文脱耳又此上下文皆言卿大夫升就席不应此时独否也然则此有脱文明矣案升惟言公卿则大夫不升矣大夫盖立于三耦之南与再射时大夫先降之义同
+　　众射者旣拾取矢皆如三耦遂入于次释弓矢说决拾袭反位【拾取之拾其刼反】
+　　正义敖氏继公曰此或言适次或言入于次互文以见其同也
+　　右耦皆取矢于楅
+　　司射犹挟一个以作射如初一耦揖升如初
+　　正义敖氏继公曰此司射作射亦在未取弓矢之时与初作射者微异云如初者谓所作唯上耦而旣作则反位
+　　司马升命去侯负侯许诺司马降释弓反位
+　　正义敖氏继公曰亦皆如初可知
+　　司射与司马交于阶前倚扑于阶西适阼阶下北面请以乐于公公许
+　　正义郑氏康成曰请奏乐以为节也始射获而未释获复释获复用乐行之君子之于事始取苟能中课有功终用成法敎化之渐也射用应乐为难孔子曰射者何以听循声而发发而不失正鹄者其惟贤者乎【贾疏射义文】
+　　司射反搢扑东面命乐正曰命用乐乐正曰诺
+　　正义郑氏康成曰言君有命用乐射也乐正在工南北面　贾氏公彦曰司射在西阶下东面遥命之敖氏继公曰乐正许诺自若北面
+　　司射遂适堂下北面视上射命曰不鼔不释上射揖司射退反位乐正命大师曰奏貍首闲若一大师不兴许诺乐正反位奏貍首以射【大音泰貍力之反】
+　　正义郑氏康成曰乐正北面受命左还东面命大师貍首逸诗闲若一者调其声之疏数重节　刘氏敞曰驺虞采蘩采苹皆在二南则貍首亦必其俦岂夫子删诗时已亡与或曰貍首鹊巢也篆文貍似鹊首似巢　方氏慤曰此射义所谓饰之以乐也
+　　三耦卒射宾待于物如初公乐作而后就物稍属不以乐志其他如初仪卒射如初【属之欲反】
+　　正义郑氏康成曰不以乐志君之射仪迟速从心其发不必应乐辟不敏也　敖氏继公曰卒射如初谓公卒射以至宾反位于阶西之仪
+　　案其他盖谓赞决赞袒赞拾及授弓受弓之等
+　　宾就席诸公卿大夫众射者皆继射释获如初卒射降反位释获者执余获进告左右卒射如初
+　　正义敖氏继公曰就席继射释获三事皆如初也降反位指众射之最后者而言以见释获者升告之节也
+　　右三射
+"""
+
+# the same page further on: a block on its 經's line (…公许正义李氏如圭曰…), 【贾疏…】 twice in one 鄭
+# quotation and the compilers' 案 after it, a section's label at the end of a scholar's words (…右彻俎)
+DASHE_LATER = """　　总论敖氏继公曰此以下经文与燕礼同者不重释之
+　　司马正升自西阶东楹之东北面告于公请彻俎公许正义李氏如圭曰司马正当作司正马字疑衍
+　　遂适西阶上北面告于宾宾北面取俎以出诸公卿取俎如宾礼遂出授从者于门外【从才用反】
+　　正义敖氏继公曰如宾礼谓各鄕其席取之也诸公南面卿北面射宾而下皆自执俎以出者臣也亦以其从者不得入路门
+　　大夫降复位
+　　正义郑氏康成曰门东北面位【贾疏下文宾诸公卿入门在西阶下大夫不在西阶下者以言复位其西阶下旧无位故知在门东北面也】　敖氏继公曰大夫降者欲与宾同说屦而升也复位于门东者以诸公卿亦以俎出故也燕礼诸公卿无俎故与大夫降而同立于西阶下
+　　案燕礼大夫之降与卿同东面北上者从卿也此时西阶下无卿故大夫复其初位
+　　庶子正彻公俎降自阼阶以东
+　　正义敖氏继公曰正庶子之长者也燕礼膳宰设公俎故膳宰彻之然则上之设公俎者亦庶子正矣右彻俎
+　　宾诸公卿皆入门东面北上
+　　正义郑氏康成曰诸公卿不入门而右亦因从宾敖氏继公曰入门入自闑东也入门卽东面变于常位也将与大夫同升宜近之
+　　司正升宾宾诸公卿大夫皆说屡升就席公以宾及卿大夫皆坐乃安
+　　正义敖氏继公曰说屦亦于阶下
+　　案向者立司正而命曰以我安安之使射也然其意则直至射毕彻俎说屦升堂乃为安耳故至此不待有命而云乃安遥继前文而终言之
+　　羞庶羞
+　　正义郑氏康成曰或有炮鼈脍鲤【贾疏六月诗笺以吉甫远从镐来饮之酒加其珍美之味所以极劝之】雉兎鹑鴽【贾疏公食大夫二十豆有此四者】案大射重于燕则狗胾醢之外或有所加然亦未必多也地官牛人职飨食宾射共其膳羞之牛则国君宾射当以牛牲以牛牲则自膷臐膮而下亦可羞矣
+　　大夫祭荐司正升受命皆命公曰众无不醉宾及诸公卿大夫皆兴对曰诺敢不醉皆反位坐
+　　正义郑氏康成曰皆命者命宾命诸公命卿大夫皆乡其位
+　　右说屦升坐
+"""
+
+# and further on: 【辨音遍下并同】 and a block after a 經 piece, the 注's readings (【注媵觯今文…】), a
+# compilers' remark on a reading and their 案 after a 經 piece (…【觚亦当作觯】案燕礼…)
+DASHE_NOTES = """　　辩献士士旣献者立于东方西面北上乃荐士【辨音遍下并同】正义郑氏康成曰士旣献易位者以卿大夫在堂也案燕礼注云尊之此注云卿大夫在堂互相足
+　　祝史小臣师亦就其位而荐之
+　　正义郑氏康成曰亦者亦士也辩献乃荐也祝史门东北面东上　敖氏继公曰此献史盖小史也大史释获向已受献
+　　案祝史在门东燕礼之位也此礼初入门大史小史位于千干之东北祝亦当存焉至将射史乃至所设中之西以后设中执算释获小史于此有事及此主人献之注云祝史门东北面东上则是射毕大史小史祝俱各复其门东之位也
+　　主人就士旅食之尊而献之旅食不拜受爵坐祭立饮主人执虚爵奠于篚复位
+　　案燕礼不言奠篚复位此详之
+　　右主人献士
+　　宾降洗升媵觯于公酌散下拜公降一等小臣正辞宾升再拜稽首公答再拜宾坐祭卒爵再拜稽首公答再拜宾降洗象觚升酌膳坐奠于荐南降拜小臣正辞宾升成拜公答拜宾反位【注媵觯今文觯为觚公答拜无再拜】
+　　正义郑氏康成曰象觚当为觯
+　　右宾媵觯于公
+　　公坐取宾所媵觚兴唯公所赐受者如初受酬之礼降更爵洗升酌膳下再拜稽首小臣正辞升成拜公答拜乃就席坐行之有执爵者唯受于公者拜【觚亦当作觯】案燕礼酌膳下惟曰下拜此曰下再拜稽首者凡言成拜皆降时己再拜稽首升复再拜稽首故经于此见之
+　　司正命执爵者爵辩卒受者兴以酬士大夫卒受者以爵兴西阶上酬士士升大夫奠爵拜士答拜大夫立卒爵不拜实之士拜受大夫拜送士旅于西阶上辩士旅酌
+　　右公为士举旅
+"""
+
+# 鄉飲酒禮 (04), 读书之家's 卷七: its title and author line, blank lines between paragraphs, a page that
+# opens inside a bracketed 疏, and a block's paragraph broken in two (…自介右受之 | 自第二已下…)
+XIANGYIN_SITE = """钦定仪礼义疏 - 卷七
+
+作者: 鄂尔泰13,378】字 目 录
+
+是姓若单言某则是字】 贾氏公彦曰宾主及介旅酬不监以其习礼也 敖氏继公曰相旅谓相旅酬之礼或言旅或言酬互见耳宾酬主人主人酬介司正不升则惟相之于下耳尊之也若有遵者则先众宾酬之既则司正乃升
+
+案宾介主人之酬司正不相疏本使能之意为説敖縁相拜之法为説兼之而义备矣
+
+司正退立于序端东面
+
+正义郑氏康成曰辟受酬者又便其赞上赞下也始升相西阶西北面【贾疏西阶西即众受酬者立处】 敖氏继公曰序端东面惟退而俟事之时则然自是以后于凡作受酬者则皆少违此位堂上者北面作之堂下者南面作之既则皆复此位也
+
+案序端视西阶西为益西司正始升相得立于西阶西者以受酬者自介右也自此以后则众受酬者受自左而西阶西为受酬者之位矣故退立序端以辟之凡在堂上者司正作之则降席以就西阶西之位在堂下者司正作之则升自西阶以就西阶西之位
+
+受酬者自介右
+
+正义郑氏康成曰由介东也【贾疏北面以东为右】尊介使不失故位 敖氏继公曰受介酬者独居其右与他受酬者不同明介尊不与众宾序也自介右则介当东南面酬之若遵者受介酬亦然
+
+众受酬者受自左【注今文无众酬】
+
+正义郑氏康成曰后将受酬者皆由西变于受介也贾氏公彦曰众宾之内为首者一人自介右受之
+
+自第二已下并堂下众宾皆自左受之 敖氏继公曰受自左宾党受酬者之正位也
+
+案酬有主道而西为宾方其为介所酬者受于介右将使介仍居宾方也其受酬于为介所酬者已下则受于酬者之左将使酬者得修主道也
+
+拜兴饮皆如宾酬主人之礼
+
+正义郑氏康成曰嫌以下异也 敖氏继公曰惟受酬者立于酬者之西及酬者既实觯进西南面为异
+
+辩卒受者以觯降坐奠于篚司正降复位【辩音徧】
+"""
+
+# 鄉射禮 (05), Kanripo's web view of the 四庫 text: cut at 21 characters, the blocks a space lower, page
+# labels, the notes in small type without brackets (注今 | 文俟為立, 還音旋, 賈疏 inside 鄭's words)
+XIANGSHE_KANRIPO = """KR1d0037 欽定儀禮義疏-清-高宗弘曆 (master)
+
+
+[011-1a]
+欽定四庫全書
+欽定儀禮義疏卷九
+ 鄉射禮第五之二
+司馬命獲者執旌以負侯獲者適侯執旌負侯而俟注今
+ 文俟為立
+ 正義鄭氏康成曰欲令射者見侯與旌深有志於中
+敖氏繼公曰使之執旌於侯中以示射者若謂中
+
+
+ 侯則舉此而言獲然 賈氏公彦曰俟謂待司馬命
+ 去侯
+[011-1b]
+司射還當上耦西面作上耦射還音旋
+ 正義鄭氏康成曰還左還也作使也賈疏上耦位在司射之西南司
+ 射還與相當故知左還 敖氏繼公曰當謂當上下射之閒
+司射反位上耦揖進上射在左並行當階北面揖及階
+揖上射先升三等下射從之中等上射升堂少左下射
+升上射揖並行皆當其物北面揖及物揖皆左足履物
+還視侯中合足而俟還音旋
+[011-2a]
+ 正義賈氏公彦曰司射反位反中西南東面位也上
+ 射升堂少左辟下射升階也 敖氏繼公曰上射在
+ 左以當就上物也上射差尊故先升中等空一等也
+ 同階升者前後相當宜空一等以相逺為敬與異階
+ 升者不同其降亦然少左者為下射升堂當在右也
+ 不云不方足省文耳合足左右並立於横畫即上所
+ 謂正足也 鄭氏康成曰並併也中猶閒也
+ 案此儀一如誘射之儀但於其行也言左言並於其
+ 升也言先言從則以誘射一人而射耦二人故也凡
+[011-2b]
+ 北面以東為右西為左南面則東為左西為右故上
+ 射升時屬左及還視侯中則於右物矣下射升時屬
+ 右及還視侯中則於左物矣俟謂俟司射之命
+司馬適堂西不決遂袒執弓
+ 正義敖氏繼公曰惟云適堂西是猶未出於司射之
+ 南也不決遂變於大射也云執弓是不挾也云袒執
+ 弓則固不決遂矣乃先言之者嫌袒必決遂也經亦
+[011-3a]
+ 或言袒以包二者故以此明之
+ 案司馬亦執弓者以命去侯命取矢當揚揖其弓以
+ 為號令至設楅又當以為畢也
+ 存疑鄭氏康成曰不決遂因不射不備
+"""
+
+
+class _ByOpening:
+    """The layer of the segment whose text opens with a key."""
+
+    def __init__(self, segments) -> None:
+        self.segments = [(s.text.strip(), s.layer) for s in segments]
+
+    def __getitem__(self, opening: str) -> str:
+        found = [layer for text, layer in self.segments if text.startswith(opening)]
+        assert len(found) == 1, (opening, found)
+        return found[0]
+
+
+def _layers(text: str) -> tuple[str, _ByOpening]:
+    result = segment_layers(text)
+    return result.layout, _ByOpening(result.segments)
+
+
+def _outside_jing(out: dict) -> list[dict]:
+    jing = [(s["start"], s["end"]) for s in out["segments"] if s["layer"] == "JING"]
+    return [a for a in out["actions"] if not any(s <= a["start"] and a["end"] <= e for s, e in jing)]
+
+
+def test_each_scholar_quoted_by_full_name_is_read_in_his_layer():
+    """鄭氏康成曰 quotes the 注, 賈氏公彦曰 and 【贾疏…】 the 疏; 敖氏继公曰, 刘氏敞曰, 方氏慤曰 and the
+    compilers' 案 are OTHER, a section's label (右三射) too, and the sounds of characters in brackets
+    (【大音泰貍力之反】). The model had read the page line by line and cut it into fragments of every
+    layer (52 of 71 tuples are from the 經 now, and no tuple from anywhere else)."""
+    layout, layers = _layers(DASHE)
+    assert layout == "yishu"
+    assert layers["北面搢三挟一个"] == "JING" and layers["大夫与其耦皆适次"] == "JING"
+    assert layers["耦兼取乘矢不敢与"] == "ZHU" and layers["大夫反位诸公卿乃"] == "ZHU"
+    assert layers["上大夫与下大夫同"] == "SHU" and layers["司射在西阶下东面"] == "SHU"
+    assert layers["敖氏继公曰揖进当"] == "OTHER" and layers["刘氏敞曰驺虞采蘩"] == "OTHER"
+    assert layers["方氏慤曰此射义所"] == "OTHER" and layers["案其他盖谓赞决赞"] == "OTHER"
+    assert layers["右耦皆取矢于楅"] == "OTHER" and layers["右三射"] == "OTHER"
+    assert layers["大音泰貍力之反"] == "OTHER" and layers["拾取之拾其刼反"] == "OTHER"
+    assert layers["司射遂适堂下北面"] == "JING"
+    from pipeline.read.yishu import LABEL
+
+    assert LABEL.fullmatch("右取矢告获如初") and not LABEL.fullmatch("右執簫南揚弓命去侯")  # the right hand: 經
+    out = DocumentProcessor().process({"text": DASHE, "meta": {"source": "yishu46.txt"}})
+    assert _outside_jing(out) == []
+    assert {(a["actor"], a["verb"]) for a in out["actions"]} >= {("司射", "請"), ("公", "許"), ("大师", "興")}
+    assert [a["negated"] for a in out["actions"] if a["verb"] == "興"] == [True]  # 大师不兴
+
+
+def test_a_block_on_its_jing_line_and_the_notes_after_a_jing_piece():
+    layout, layers = _layers(DASHE_LATER)
+    assert layout == "yishu"
+    assert layers["司马正升自西阶东"] == "JING" and layers["李氏如圭曰司马正"] == "OTHER"
+    assert layers["敖氏继公曰此以下经文"] == "OTHER"  # after 总论, the block's kind: a marker
+    assert layers["或有炮鼈脍鲤"] == "ZHU" and layers["雉兎鹑鴽"] == "ZHU"
+    assert layers["六月诗笺以吉甫远"] == "SHU" and layers["公食大夫二十豆有"] == "SHU"
+    assert layers["案大射重于燕则狗"] == "OTHER" and layers["羞庶羞"] == "JING"
+    assert layers["敖氏继公曰正庶子"] == "OTHER"  # …右彻俎 at its end stays in his words
+    assert layers["右说屦升坐"] == "OTHER" and layers["从才用反"] == "OTHER"
+    layout, layers = _layers(DASHE_NOTES)
+    assert layout == "yishu"
+    assert layers["辩献士士旣献者立"] == "JING" and layers["辨音遍下并同"] == "OTHER"
+    assert layers["士旣献易位者以卿"] == "ZHU" and layers["案燕礼注云尊之此"] == "OTHER"
+    assert layers["媵觯今文觯为觚公"] == "ZHU"  # 【注…】: the 注's record of the other text's reading
+    assert layers["觚亦当作觯"] == "OTHER" and layers["案燕礼酌膳下惟曰"] == "OTHER"
+    assert layers["公坐取宾所媵觚兴"] == "JING" and layers["右宾媵觯于公"] == "OTHER"
+    for text in (DASHE_LATER, DASHE_NOTES):
+        out = DocumentProcessor().process({"text": text, "meta": {"source": "yishu46.txt"}})
+        assert out["actions"] and _outside_jing(out) == []
+
+
+def test_a_site_copy_with_its_title_and_a_block_broken_over_two_paragraphs():
+    result = segment_layers(XIANGYIN_SITE)
+    assert result.layout == "yishu"
+    assert [XIANGYIN_SITE[r.start:r.end][:3] for r in result.removed if r.reason == "site"] == ["作者:"]
+    layers = _ByOpening(result.segments)
+    assert layers["钦定仪礼义疏 -"] == "OTHER"
+    assert layers["众宾之内为首者一"] == "SHU" and layers["自第二已下并堂下"] == "SHU"  # 賈 goes on
+    assert layers["敖氏继公曰受自左"] == "OTHER" and layers["今文无众酬"] == "ZHU" and layers["辩音徧"] == "OTHER"
+    assert layers["司正退立于序端东"] == "JING" and layers["辩卒受者以觯降坐"] == "JING"
+    assert is_title("钦定仪礼义疏 - 卷七") and is_title("钦定仪礼义疏 - 第 46 页/共 169 页")
+    assert not is_title("司正退立于序端东面")
+
+
+def test_kanripo_view_cut_at_the_page_width_with_the_commentary_set_lower():
+    """A line set lower goes on with the block or note above it; the notes in small type have no
+    brackets: 注今 at a line's end goes on as 文俟為立 (the 注), 還音旋 ends its 經 piece, 賈疏 inside 鄭's
+    words opens the 疏."""
+    result = segment_layers(XIANGSHE_KANRIPO)
+    assert result.layout == "yishu"
+    segments = [(s.layer, s.text.strip()) for s in result.segments]
+    assert ("JING", "司馬命獲者執旌以負侯獲者適侯執旌負侯而俟") in segments
+    assert ("ZHU", "文俟為立") in segments and ("SHU", "去侯") in segments
+    assert ("OTHER", "還音旋") in segments and ("JING", "還視侯中合足而俟") in segments
+    assert ("SHU", "上耦位在司射之西南司") in segments and ("SHU", "射還與相當故知左還") in segments
+    assert ("OTHER", "侯則舉此而言獲然") in segments  # 敖's words, wrapped
+    assert ("OTHER", "升也言先言從則以誘射一人而射耦二人故也凡") in segments  # the 案, wrapped over a page label
+    assert ("ZHU", "不決遂因不射不備") in segments  # 存疑: still 鄭's words
+    jing = [t for layer, t in segments if layer == "JING"]
+    assert jing == ["司馬命獲者執旌以負侯獲者適侯執旌負侯而俟", "司射還當上耦西面作上耦射",
+                    "司射反位上耦揖進上射在左並行當階北面揖及階", "揖上射先升三等下射從之中等上射升堂少左下射",
+                    "升上射揖並行皆當其物北面揖及物揖皆左足履物", "還視侯中合足而俟", "司馬適堂西不決遂袒執弓"]
+    out = DocumentProcessor().process({"text": XIANGSHE_KANRIPO, "meta": {"source": "KR1d0037_009.txt"}})
+    assert out["actions"] and _outside_jing(out) == []
+
+
+def _page(body: str) -> str:
+    """The page around its text as the site serves it (its stylesheet keeps the text's line breaks:
+    .content { white-space: pre-wrap }), the navigation's links and the pagination shortened."""
+    return ("<!DOCTYPE html>\n<html>\n <head>\n  <meta charset=\"utf-8\"/>\n  <title>\n   钦定仪礼义疏 - 第 46 页/共 169 页\n"
+            "  </title>\n  <style>\n   body {\n        padding-top: 60px !important;\n        text-align: justify;\n    }\n"
+            "    \n            font-family: 'Georgia', serif;\n            text-align: justify;\n        }\n"
+            "        h1 {\n            font-size: 24px;\n        }\n        .content {\n            white-space: pre-wrap;\n"
+            "            word-wrap: break-word;\n        }\n        .pagination {\n            text-align: center;\n        }\n"
+            "  </style>\n </head>\n <body>\n  <div class=\"modern-navbar\" style=\"\n    position: fixed;\n\">\n"
+            "   <nav style=\"\n        display: flex;\n    \">\n    <div class=\"nav-brand\">\n"
+            "     <a href=\"/\" style=\"color: inherit; text-decoration: none;\">\n      🏯 中华古籍库\n     </a>\n    </div>\n"
+            "    <div class=\"nav-links\">\n     <a href=\"/儒藏/index.html\">\n      <span style=\"font-size:1.1em\">\n"
+            "       📚\n      </span>\n      儒藏\n     </a>\n    </div>\n   </nav>\n  </div>\n"
+            "  <h1>\n   钦定仪礼义疏 - 第 46 页/共 169 页\n  </h1>\n  <div class=\"content\">\n   " + body.strip() + "\n  </div>\n"
+            "  <div class=\"pagination\">\n   <a href=\"钦定仪礼义疏_page45.html\">\n    上一页\n   </a>\n   <span>\n    ...\n"
+            "   </span>\n   <a href=\"钦定仪礼义疏_page45.html\">\n    45\n   </a>\n   <span class=\"current-page\">\n    46\n"
+            "   </span>\n   <a href=\"钦定仪礼义疏_page47.html\">\n    下一页\n   </a>\n  </div>\n  <div class=\"pagination\">\n"
+            "   <a href=\"index.html\">\n    返回目录\n   </a>\n  </div>\n </body>\n</html>\n")
+
+
+def test_a_page_whose_stylesheet_keeps_the_line_breaks_is_read_line_by_line():
+    """The page prints its text in a <div> whose class the stylesheet sets to white-space: pre-wrap:
+    the browser shows a line a paragraph, and so does the page's view (it had run every line into one,
+    which no layout could read: the model cut it into fragments)."""
+    page = _page(DASHE)
+    result = segment_layers(page, "yishu46.html")
+    assert result.layout == "html/yishu"
+    text_result = segment_layers(DASHE)
+    assert [(s.layer, s.text) for s in result.segments if s.text != "钦定仪礼义疏 - 第 46 页/共 169 页"] == [
+        (s.layer, s.text) for s in text_result.segments]
+    # the same page without its stylesheet: the text runs on, as a browser would show it
+    unstyled = segment_layers(page.replace("white-space: pre-wrap;", ""), "yishu46.html")
+    assert unstyled.layout != "html/yishu"
