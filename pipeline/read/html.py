@@ -5,11 +5,12 @@ Such a page is text inside markup and site furniture. The page's visible text is
 (:func:`page_view`): block elements (``<p>``, ``<div>``, ``<br>``, ``<li>``, ``<td>`` …) end lines,
 inline ones (``<a>``, ``<span>``, ``<b>``) vanish, character references (``&#x9109;``, ``&amp;``)
 are the characters they name, runs of source whitespace are one space (but a line break is a line
-inside ``<pre>`` or an element a page styles so: ``white-space: pre-wrap``, inline or from its stylesheet); ``<head>``, scripts, styles,
-forms and the elements a site builds its frame from (``<nav>``, ``<header>``, ``<footer>``, an id
-or class naming a menu, sidebar, breadcrumb …) are left out — but not an element named so that
-holds most of the page's Han text (``<div class="article-header-body">``): a site's words for its
-containers are its own, and a frame is small beside the text. A line whose Han text is all or mostly
+inside ``<pre>`` or an element a page styles so: ``white-space: pre-wrap``, inline or from its
+stylesheet); ``<head>``, scripts, styles, forms and the elements a site builds its frame from
+(``<nav>``, ``<header>``, ``<footer>``, an id or class naming a menu, sidebar, breadcrumb …) are
+left out — but not an element named so that holds most of the page's Han text (``<div
+class="article-header-body">``): a site's words for its containers are its own, and a frame is
+small beside the text. A line whose Han text is all or mostly
 links (a menu, a breadcrumb, "< 儀禮 | 燕禮 >") or that holds no Han character (a paragraph number;
 not in a Kanripo text, whose reader reads its ``#+`` header lines) is furniture, and a heading
 (``<h1>`` … ``<h6>``) is OTHER. The rest is read by the reader its text calls for

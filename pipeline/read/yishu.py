@@ -10,7 +10,9 @@ and a section ends with its label (右三射). After a 經 piece the book prints
 record of the other texts' readings (【注今文無衆酬】: the 注) and the sounds of its characters
 (【大音泰】, 【屬之欲反】: OTHER). A block may follow its 經 on the same line (…公許正義李氏如圭曰…),
 and a site may break a block's paragraph into lines (the line goes on with the scholar it
-quotes until a new name comes).
+quotes until a new name comes). Kanripo's view of the 四庫 text cuts every line at the page's width
+and sets the blocks a space lower: there a line set lower goes on with the block or note above it,
+and the notes are in small type without brackets (注今文…, 還音旋, 賈疏… inside 鄭's words).
 
 Read line by line: the block's kind and the names of 鄭 and 賈 are markers (removed: the text is
 theirs); a later scholar's name is kept in the OTHER it opens, as :data:`~pipeline.layers.markers.
@@ -23,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from pipeline.read.reading import Piece, Reading
+from pipeline.read.reading import Piece, Reading, trimmed
 from pipeline.read.web import content_lines, is_title
 from pipeline.records import Removal
 
@@ -43,8 +45,9 @@ BRACKET = re.compile(r"【([^【】\n]*)】")
 SHU_QUOTE = re.compile(r"[賈贾]疏")
 ZHU_NOTE = re.compile(r"注")
 #: the same notes in small type without brackets (Kanripo's 四庫 text): the 注's readings of the other
-#: texts after a 經 piece (…負侯而俟注今文俟為立, which a line's end may cut after 注今), a character's sound at the piece's end (…還音旋)
-SMALL_ZHU = re.compile(r"注(?=今文|古文|[今古][ \u3000]*$)")  # 注今 | 文俟為立: the page cut it
+#: texts after a 經 piece (…負侯而俟注今文俟為立, which a line's end may cut after 注今), a character's
+#: sound at the piece's end (…還音旋)
+SMALL_ZHU = re.compile(r"注(?=今文|古文|[今古][ \u3000]*$)")
 SOUND_AT_END = re.compile(r"(?:[\u4e00-\u9fff]音[\u4e00-\u9fff])+[ \u3000]*$")
 #: a section's label: 右 and what the section did (右三射, 右取矢告獲如初); not a 經 piece that opens with
 #: the right hand (右執簫，南揚弓: 右 before a verb of the hand)
@@ -104,10 +107,7 @@ def _commentary_set_lower(raw: str, lines: list) -> bool:
 
 def _trimmed_add(raw: str, reading: Reading, layer: str, start: int, end: int, evidence: str, score: float,
                  note: str = "") -> None:
-    while start < end and raw[start].isspace():
-        start += 1
-    while end > start and raw[end - 1].isspace():
-        end -= 1
+    start, end = trimmed(raw, start, end)
     if start < end:
         reading.pieces.append(Piece(layer, start, end, evidence, score, note))
 
