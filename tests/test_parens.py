@@ -13,6 +13,7 @@ import pytest
 
 from pipeline.layers import segment_layers
 from pipeline.layers.features import is_han
+from pipeline.process import DocumentProcessor
 from pipeline.read.parens import is_paren_commentary
 from pipeline.read.reading import clean_text
 
@@ -282,3 +283,30 @@ def test_a_later_scholars_book_on_a_reading_site():
     assert titles == ["卷七", "大射仪第七"] and all(s.layer == "OTHER" for s in result.segments if s.text in titles)
     jing = [s.text for s in result.segments if s.layer == "JING"]
     assert jing[1:4] == ["大射之仪君有命戒射", "宰戒百官有事于射者", "射人戒诸公卿大夫射"]
+
+
+# 張爾岐's 儀禮鄭注句讀, 鄉射禮 (a dev chapter), page 4 of a reading site's copy (中华古籍库 on GitHub
+# Pages; the 四庫 text in simplified characters): a paragraph a line, 鄭玄's 注 in 【】, 張爾岐's own notes
+# after ○ inside the same brackets, and his section labels (右獻工與笙) on their own line or after a note
+JUDOU_XIANGSHE = """右合乐乐賔
+　　主人取爵于上篚献工大师则为之洗【尊之也君赐大夫乐又从之以其人谓之大师也】賔降主人辞降【大夫不降尊也】工不辞洗卒洗升实爵工不兴左瑟一人拜受爵【左瑟辞主人授爵也一人无大师则工之长者○左瑟者身在瑟右向主人也】主人阼阶上拜送爵荐脯醢使人相祭【人相者】工饮不拜既爵授主人爵众工不拜受爵祭饮辩有脯醢不祭【祭饮不兴受爵坐祭坐饮】不洗遂献笙于西阶上【不洗者贱也众工而不洗矣而众笙不洗者笙贱于众工正君赐之犹不洗也】笙一人拜于下尽阶不升堂受爵主人拜送爵阶前坐祭立饮不拜既爵升授主人爵众笙不拜受爵坐祭立饮辩有脯醢不祭主人以爵降奠于篚反升就席【亦揖让以賔升众賔皆升】
+　　右献工与笙
+　　主人降席自南方【礼杀由便】侧降【賔不从降】作相为司正司正礼辞许诺主人再拜司正答拜【爵备乐毕将留賔以事为有懈倦失礼立司正以监之察仪法也诗云既立之监或佐之史】主人升就席司正洗觯升自西阶由楹内适阼阶上北面受命于主人【洗觯者当酌以表其位显其事也楹内楹北○受命受请安于賔之命】西阶上北面请安于賔【传主人之命】賔礼辞许司正告于主人遂立于楹间以相拜【相谓赞主人及賔相拜之辞】主人阼阶上再拜賔西阶上答再拜皆揖就席【为已安也今文揖为升】司正实觯降自西阶中庭北面坐奠觯兴退少立【奠觯表其位也少立自修正慎其位也古文曰少退立】进坐取觯兴反坐不祭遂卒觯兴坐奠觯拜执觯兴洗北面坐奠于其所【今文坐取觯无进又曰坐奠之拜】兴少退北面立于觯南【立觯南亦其故摈位】未旅【旅序也未以次序相酬以将射也旅则礼终也○乡饮酒立司正即行旅酬今此礼主于射故且未旅急在射也】右立司正
+"""
+
+
+def test_a_reading_text_of_the_zheng_zhu_keeps_its_labels_and_its_own_notes_apart():
+    """The section labels had been 經, with tuples (右獻工與笙: 獻; …】右立司正: 立), and 張爾岐's words after ○
+    inside a 注's brackets had been 注."""
+    result = segment_layers(JUDOU_XIANGSHE)
+    assert result.layout == "paren-commentary"
+    texts = [(s.layer, s.text.strip()) for s in result.segments]
+    assert ("OTHER", "右合乐乐賔") in texts and ("OTHER", "右献工与笙") in texts and ("OTHER", "右立司正") in texts
+    assert ("ZHU", "左瑟辞主人授爵也一人无大师则工之长者") in texts and ("OTHER", "左瑟者身在瑟右向主人也") in texts
+    assert ("ZHU", "洗觯者当酌以表其位显其事也楹内楹北") in texts and ("OTHER", "受命受请安于賔之命") in texts
+    assert ("ZHU", "为已安也今文揖为升") in texts and ("JING", "未旅") in texts
+    assert not any("右" in t and layer == "JING" and t.startswith("右") for layer, t in texts)
+    out = DocumentProcessor().process({"text": JUDOU_XIANGSHE, "meta": {"source": "judou.txt"}})
+    jing = [(s["start"], s["end"]) for s in out["segments"] if s["layer"] == "JING"]
+    assert out["actions"] and all(any(s <= a["start"] and a["end"] <= e for s, e in jing) for a in out["actions"])
+    assert [a["verb"] for a in out["actions"]].count("獻") == 2  # 献工, 献笙 (not 右献工与笙)

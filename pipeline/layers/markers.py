@@ -26,6 +26,12 @@ class Marker:
 #: named in a speech)
 LATER_SCHOLAR = r"(?:[張张朱程][子]|(?![鄭郑賈贾侯某])[\u4e00-\u9fff][氏])曰"
 
+#: a later scholar's section label, a line (or a line's end) of its own: 右 "the above is" and what the
+#: section did (右旅酬, 右三射, 右取矢告獲如初, 右獻工與笙: 儀禮集編, 欽定儀禮義疏, 張爾岐's 鄭注句讀); not
+#: a 經 clause that opens with the right hand or the one on the right (右執簫，南揚弓; 右祭脯醢; 右人: 右
+#: before what the 經 writes after it, but 取, which labels write too: 右取矢告獲如初)
+SECTION_LABEL = re.compile(r"右(?![執执還还旋挾挟手袂祭加絕绝撫抚人巨])[\u4e00-\u9fff]{1,14}")
+
 #: a bracketed 疏 that opens a line of a web copy: [疏] (漢川草廬's 十三經注疏), 【疏】, and the forms its
 #: mirrors turn the brackets into ('疏', ‘疏’, ［疏］, 〔疏〕)
 SHU_LINE_MARK = r"(?:\[疏\]|【疏】|［疏］|〔疏〕|'疏'|‘疏’)"

@@ -16,7 +16,10 @@ one 注, as the page cut it into columns), an editor's note (案…) OTHER, a fo
 text; a group may run over lines. A chapter title with a note after it (鄉飲酒禮第四(鄉在王城外…)) is
 a title, its note read as the others. A later scholar's book written so (吳廷華's 儀禮章句 as Kanripo's
 viewers give it) has its notes in the same parentheses: where a title line names the book's author
-(…撰) and none names 鄭玄, they are his notes, OTHER (SCHEMA: later scholars), not ZHU.
+(…撰) and none names 鄭玄, they are his notes, OTHER (SCHEMA: later scholars), not ZHU. A reading text
+of the 鄭注 (張爾岐's 儀禮鄭注句讀) adds its own words after ○ inside a 注's brackets (OTHER from the ○) and
+its section labels (右獻工與笙) on a line of their own or after a line's last note (OTHER): only after a
+note, for a hard-wrapped line of 經 may open with 右.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Iterator, Optional
 
 from pipeline.layers.anchors import Head, letters_only, parse_head
 from pipeline.layers.features import NON_HAN_RE, is_han
-from pipeline.layers.markers import later_scholar, line_marker
+from pipeline.layers.markers import SECTION_LABEL, later_scholar, line_marker
 from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
 from pipeline.read.web import Line, content_lines, is_title, marked_line
 from pipeline.records import Removal, RunShape
@@ -113,8 +116,20 @@ def read_paren_commentary(raw: str) -> Reading:
 
     closed = False  # after the chapter's closing title: its colophon (經…字注…字)
     author = zheng = False  # a title line names the book's author; one names 鄭玄
+    after_note = True  # the text before this line ended with a note (or there is none): a label may come
     for line in content_lines(raw, reading):
         text = line.text(raw)
+        label = _trailing_label(text)
+        if label is not None and not (label > 0 or after_note):
+            label = None
+        after_note = text.rstrip().endswith((")", "）"))
+        if label is not None:  # 右獻工與笙 after a note, or …(注)右立司正: the section's label
+            if label > 0:
+                body.append((line.start, line.start + label))
+            flush()
+            reading.pieces.append(Piece("OTHER", line.start + label, line.end, "layout", 0.9, "section-label"))
+            after_note = True
+            continue
         marker = line_marker(text)
         opening = min((k for k in (text.find("("), text.find("（")) if k >= 0), default=-1)
         if closed:
@@ -146,6 +161,21 @@ def read_paren_commentary(raw: str) -> Reading:
         reading.pieces = [Piece("OTHER", p.start, p.end, p.evidence, p.score, "author's note")
                           if p.layer == "ZHU" and p.evidence == "layout" else p for p in reading.pieces]
     return reading.sort()
+
+
+def _trailing_label(text: str) -> Optional[int]:
+    """Where a later scholar's section label (右獻工與笙, :data:`~pipeline.layers.markers.SECTION_LABEL`)
+    stands in ``text``: the whole line, or its end after the last note (…)右立司正); None if none does.
+    Only after a note: a line of 經 hard-wrapped may open with 右 (…左執爵 | 右祭脯醢)."""
+    close = max(text.rfind(")"), text.rfind("）"))
+    if text.find("(", close + 1) >= 0 or text.find("（", close + 1) >= 0:
+        return None
+    tail = close + 1
+    while tail < len(text) and text[tail] in " \u3000\t":
+        tail += 1
+    label = text[tail:].rstrip()
+    # 右取 opens labels (右取矢告獲如初) and twelve clauses of the dev 經 (右取脯): not after a 注
+    return tail if SECTION_LABEL.fullmatch(label) and not label.startswith("右取") else None
 
 
 def read_groups(raw: str, start: int, end: int, reading: Reading) -> None:
@@ -181,7 +211,8 @@ def _groups(text: str) -> Iterator[tuple[int, int]]:
 def bracketed_pieces(view: TextView, reading: Reading, evidence: str, score: float) -> None:
     """The pieces of a view whose 注 are bracketed (a plain copy, the 四部叢刊 鄭注): 經 outside the
     brackets, 注 inside (groups side by side one 注, as the page cut it into columns), an editor's
-    note (案…) OTHER, a group without Han (a footnote number) removed; the brackets are removals."""
+    note (案…) OTHER, what follows a ○ inside a group OTHER (another's words: 張爾岐's, a sound), a group
+    without Han (a footnote number) removed; the brackets and the ○ are removals."""
     vt = view.text
     pos = 0
     last: Optional[Piece] = None  # the 注 just read, which a group right after it goes on
@@ -198,8 +229,18 @@ def bracketed_pieces(view: TextView, reading: Reading, evidence: str, score: flo
         reading.removed.extend(marker_removals(view, open_at, open_at + 1))
         if close_at < len(vt):
             reading.removed.extend(marker_removals(view, close_at, close_at + 1))
+        circle = inner.find("○")
         if NOTE_OPENING.match(inner):
             piece = view_piece(view, open_at + 1, close_at, "OTHER", "marker", 1.0, "editor-note")
+            last = None
+        elif circle >= 0:  # (注○…): what follows the circle is another's (張爾岐's notes, sounds): OTHER
+            zhu = view_piece(view, open_at + 1, open_at + 1 + circle, "ZHU", evidence, score)
+            if zhu and last is not None:  # the 注 of the column before goes on
+                last.end = zhu.end
+            elif zhu:
+                reading.pieces.append(zhu)
+            reading.removed.extend(marker_removals(view, open_at + 1 + circle, open_at + 2 + circle))
+            piece = view_piece(view, open_at + 2 + circle, close_at, "OTHER", "marker", 1.0, "after-circle")
             last = None
         else:
             piece = view_piece(view, open_at + 1, close_at, "ZHU", evidence, score)

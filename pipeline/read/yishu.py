@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from pipeline.layers.markers import SECTION_LABEL
 from pipeline.read.reading import Piece, Reading, trimmed
 from pipeline.read.web import content_lines, is_title
 from pipeline.records import Removal
@@ -49,9 +50,6 @@ ZHU_NOTE = re.compile(r"注")
 #: sound at the piece's end (…還音旋)
 SMALL_ZHU = re.compile(r"注(?=今文|古文|[今古][ \u3000]*$)")
 SOUND_AT_END = re.compile(r"(?:[\u4e00-\u9fff]音[\u4e00-\u9fff])+[ \u3000]*$")
-#: a section's label: 右 and what the section did (右三射, 右取矢告獲如初); not a 經 piece that opens with
-#: the right hand (右執簫，南揚弓: 右 before a verb of the hand)
-LABEL = re.compile(r"右(?![執执還还旋挾挟手袂])[^，。,\s]{1,14}")
 #: from this many lines opening a block (at their start or after a 經 piece), a text is this book: no
 #: other text writes 正義 before a scholar's full name
 MIN_BLOCKS = 2
@@ -82,7 +80,7 @@ def read_yishu(raw: str) -> Reading:
         elif NOTE.match(text):
             _trimmed_add(raw, reading, "OTHER", s, e, "marker", 1.0, "compiler-note")
             last = "OTHER"
-        elif LABEL.fullmatch(text):
+        elif SECTION_LABEL.fullmatch(text):
             _trimmed_add(raw, reading, "OTHER", s, e, "layout", 0.9, "section-label")
         elif is_title(text):
             _trimmed_add(raw, reading, "OTHER", s, e, "layout", 0.9, "title")
