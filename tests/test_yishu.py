@@ -165,6 +165,27 @@ XIANGSHE_KANRIPO = """KR1d0037 欽定儀禮義疏-清-高宗弘曆 (master)
  存疑鄭氏康成曰不決遂因不射不備
 """
 
+# the same passage as 读书之家 gives it (卷九), in simplified characters, a paragraph a line, with the 四庫's
+# catalogue tag before the juan (<经部,礼类,…>) and a glyph the site could not show (?)
+XIANGSHE_SITE = """<经部,礼类,仪礼之属,钦定仪礼义疏
+钦定四库全书
+钦定仪礼义疏卷九
+乡射礼第五之二
+司马命获者执旌以负侯获者适侯执旌负侯而俟【注今文俟为立】
+正义郑氏康成曰欲令射者见侯与旌深有志于中敖氏继公曰使之执旌于侯中以示射者若谓中
+侯则举此而言获然 贾氏公彦曰俟谓待司马命去侯
+司射还当上耦西面作上耦射【还音旋】
+正义郑氏康成曰还左还也作使也【贾疏上耦位在司射之西南司射还与相当故知左还】 敖氏继公曰当谓当上下射之闲
+司射反位上耦揖进上射在左并行当阶北面揖及阶揖上射先升三等下射从之中等上射升堂少左下射升上射揖并行皆当其物北面揖及物揖皆左足履物还视侯中合足而俟【还音旋】
+正义贾氏公彦曰司射反位反中西南东面位也上射升堂少左辟下射升阶也 敖氏继公曰上射在左以当就上物也上射差尊故先升中等空一等也同阶升者前后相当宜空一等以相逺为敬与异阶升者不同其降亦然少左者为下射升堂当在右也不云不方足省文耳合足左右并立于横画即上所谓正足也 郑氏康成曰并并也中犹闲也
+案此仪一如诱射之仪但于其行也言左言并于其升也言先言从则以诱射一人而射耦二人故也凡北面以东为右西为左南面则东为左西为右故上射升时属左及还视侯中则于右物矣下射升时属右及还视侯中则于左物矣俟谓俟司射之命
+司马适堂西不决遂袒执弓
+正义敖氏继公曰惟云适堂西是犹未出于司射之南也不决遂变于大射也云执弓是不挟也云袒执弓则固不决遂矣乃先言之者嫌袒必决遂也经亦或言袒以包二者故以此明之
+案司马亦执弓者以命去侯命取矢当?揖其弓以为号令至设楅又当以为毕也
+存疑郑氏康成曰不决遂因不射不备
+辨正贾氏公彦曰大射司马正不射而袒又复决遂但以不射不挟矢
+"""
+
 
 class _ByOpening:
     """The layer of the segment whose text opens with a key."""
@@ -203,9 +224,9 @@ def test_each_scholar_quoted_by_full_name_is_read_in_his_layer():
     assert layers["右耦皆取矢于楅"] == "OTHER" and layers["右三射"] == "OTHER"
     assert layers["大音泰貍力之反"] == "OTHER" and layers["拾取之拾其刼反"] == "OTHER"
     assert layers["司射遂适堂下北面"] == "JING"
-    from pipeline.read.yishu import LABEL
+    from pipeline.layers.markers import SECTION_LABEL
 
-    assert LABEL.fullmatch("右取矢告获如初") and not LABEL.fullmatch("右執簫南揚弓命去侯")  # the right hand: 經
+    assert SECTION_LABEL.fullmatch("右取矢告获如初") and not SECTION_LABEL.fullmatch("右執簫南揚弓命去侯")  # the right hand: 經
     out = DocumentProcessor().process({"text": DASHE, "meta": {"source": "yishu46.txt"}})
     assert _outside_jing(out) == []
     assert {(a["actor"], a["verb"]) for a in out["actions"]} >= {("司射", "請"), ("公", "許"), ("大师", "興")}
@@ -302,3 +323,23 @@ def test_a_page_whose_stylesheet_keeps_the_line_breaks_is_read_line_by_line():
     # the same page without its stylesheet: the text runs on, as a browser would show it
     unstyled = segment_layers(page.replace("white-space: pre-wrap;", ""), "yishu46.html")
     assert unstyled.layout != "html/yishu"
+
+
+def test_a_site_copy_and_kanripo_s_view_of_one_passage_read_alike():
+    """Two copies of 卷九 (鄉射禮), one simplified a paragraph a line, one traditional cut at the page's
+    width with the notes in small type: the same 經, 注 and 疏, piece for piece; the site's catalogue tag
+    (<经部,礼类,仪礼之属,钦定仪礼义疏>) is furniture (it had been 經)."""
+    from pipeline.text.normalise import normalise_str
+
+    site, kanripo = segment_layers(XIANGSHE_SITE), segment_layers(XIANGSHE_KANRIPO)
+    assert [XIANGSHE_SITE[r.start:r.end][:4] for r in site.removed if r.reason == "site"] == ["<经部,"]
+
+    def layer_text(result, layer: str) -> str:
+        # the site turned 閒 (間, "between") into 闲 ("leisure"): 中猶閒也
+        return normalise_str("".join(s.text for s in result.segments if s.layer == layer)).replace("\n", "").replace("闲", "间")
+
+    for layer in ("JING", "ZHU"):
+        assert layer_text(site, layer) == layer_text(kanripo, layer), layer
+    # the site's excerpt goes on one block further (辨正賈氏公彦曰大射司馬正不射而袒…)
+    assert layer_text(site, "SHU").startswith(layer_text(kanripo, "SHU"))
+    assert layer_text(site, "SHU")[len(layer_text(kanripo, "SHU")):] == "大射司马正不射而袒又复决遂但以不射不挟矢"

@@ -28,6 +28,8 @@ SITE_LINE = re.compile(
     r"当前位置[:：]|當前位置[:：]|会员中心|會員中心|[^\n]{0,30}(?:上一章|下一章|上一頁|下一頁|回目录|回目錄)|"
     # Wikisource's page around a text: the skip link, the site's motto, the page's title (儀禮集釋 (四庫全書本)/卷27)
     # and its line of neighbouring juan (卷二十六 儀禮集釋 卷二十七 卷二十八)
+    # the 四庫's catalogue tag a site prints before a juan (<經部,禮類,儀禮之屬,欽定儀禮義疏,卷七>)
+    r"<?(?:經|经)部[,，](?:禮|礼)(?:類|类)|"
     r"跳至內容|跳至内容|跳到內容|跳转到内容|[^\n]{0,4}(?:維基文庫|维基文库)[,，]|[^\n]{1,30}[(（][^)）\n]{1,10}本[)）]/卷|"
     r"卷[一二三四五六七八九十百]+[ \u3000]+[^ \u3000\n]{1,12}[ \u3000]+卷[一二三四五六七八九十百]+[ \u3000]+卷[一二三四五六七八九十百]+[ \u3000]*$)"
 )
