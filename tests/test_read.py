@@ -626,3 +626,26 @@ def test_a_wikisource_page_of_a_compilation_reads_as_the_compilation():
     from pipeline.read.web import is_title
 
     assert is_title("特牲饋食禮") and not is_title("有司徹") and not is_title("覲禮") and not is_title("士冠禮")
+
+
+# 儀禮述註 (李光坡), 鄉射禮 (a dev chapter), on a reading site (中华古籍库, page 16; the 四庫 text in
+# simplified characters): a paragraph a line, the 注 opened by 注曰 on the line after its 經 — or written
+# on after the 經 on its own line (…大夫之觯长受注曰长众賔长)
+SHUZHU_SITE = """　　注曰凢言还者明取爼各自乡其席
+　　众賔皆降立于大夫之南少退北上
+　　注曰从降亦为将燕○疏曰賔主人大夫有爼从爼而降三賔无爼亦为将燕故同降同升也
+　　主人以賔揖让説屦乃升大夫及众賔皆説屦升坐○乃羞○无筭爵使二人举觯賔与大夫不兴取奠觯饮卒觯不拜
+　　注曰二人谓向者二人也使之升立于西阶上賔与大夫将旅当执觯也卒觯者固不拜矣着之者嫌坐卒爵者拜既爵此坐于席礼既杀不复崇
+　　执觯者受觯遂实之宾觯以之主人大夫之觯长受注曰长众賔长
+　　而错皆不拜
+　　注曰错者实主人之觯以之次宾也实賔长之觯以之次大夫其或多者迭饮于坐而已皆不拜受○疏曰众賔之长在賔西者三人大夫则席于賔东若大夫亦三人则与众賔等得交错相酬言其或多者若有一大夫则众賔二人无所酬直二人迭饮而已若大夫四人以上多于三賔自三人之外亦无所酬则亦自相酬迭饮而已
+　　辩卒受者兴以旅在下者于西阶上
+"""
+
+
+def test_a_zhu_written_on_after_its_jing_with_zhu_yue_opens_there():
+    result = segment_layers(SHUZHU_SITE)
+    texts = [(s.layer, s.text.strip()) for s in result.segments]
+    assert ("JING", "执觯者受觯遂实之宾觯以之主人大夫之觯长受") in texts and ("ZHU", "长众賔长") in texts
+    assert ("JING", "而错皆不拜") in texts and ("JING", "辩卒受者兴以旅在下者于西阶上") in texts
+    assert ("ZHU", "二人谓向者二人也使之升立于西阶上賔与大夫将旅当执觯也卒觯者固不拜矣着之者嫌坐卒爵者拜既爵此坐于席礼既杀不复崇") in texts

@@ -202,9 +202,11 @@ def _next_opens_zhu(kept: list[tuple[int, int]], marks: list[Optional[Marker]], 
 
 _INLINE, _INLINE_MARKERS = inline_regex(circled=True)
 _LINE_BREAK = re.compile("[ \u3000]*\n[ \u3000]*")
-#: 鄭注 inside a 經 line: the 注 written on after its 經 (儀禮集釋 as Wikisource's 四庫全書本 gives it:
-#: 主婦…拜送爵鄭注主婦拜拜於北面也); the 經 never names 鄭玄, and a 疏's 鄭注云 is no marker
-_TOKEN = re.compile(rf"(?P<note>[(（][^()（）]*[)）])|(?P<marker>{_INLINE.pattern})|(?P<circle>○)|(?P<zheng>鄭注|郑注)")
+#: 鄭注 or 注曰 inside a 經 line: the 注 written on after its 經 (儀禮集釋 as Wikisource's 四庫全書本 gives it:
+#: 主婦…拜送爵鄭注主婦拜拜於北面也; 儀禮述註 on a reading site: …大夫之觶長受注曰長衆賓長); the 經 never
+#: names 鄭玄 nor writes 注曰, and a 疏's 鄭注云 is no marker
+_TOKEN = re.compile(rf"(?P<note>[(（][^()（）]*[)）])|(?P<marker>{_INLINE.pattern})|(?P<circle>○)"
+                    r"|(?P<zheng>鄭注|郑注|注曰|註曰)")
 
 
 def _inline(raw: str, block: Block, reading: Reading, drops: list[tuple[int, int]]) -> None:
