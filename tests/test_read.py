@@ -649,3 +649,30 @@ def test_a_zhu_written_on_after_its_jing_with_zhu_yue_opens_there():
     assert ("JING", "执觯者受觯遂实之宾觯以之主人大夫之觯长受") in texts and ("ZHU", "长众賔长") in texts
     assert ("JING", "而错皆不拜") in texts and ("JING", "辩卒受者兴以旅在下者于西阶上") in texts
     assert ("ZHU", "二人谓向者二人也使之升立于西阶上賔与大夫将旅当执觯也卒觯者固不拜矣着之者嫌坐卒爵者拜既爵此坐于席礼既杀不复崇") in texts
+
+
+# 古今圖書集成 (禮儀典), 鄉飲酒禮 (a dev chapter), as Wikisource gives a page of it: the 經 paragraph, then
+# one line of 〈注〉…〈疏〉… and 朱熹's 今按; the page opens inside a 注 (…遵者亦卿大夫。〈疏:〉…)
+JICHENG_XIANGYIN = """不言「遵」者,遵者亦卿大夫。〈疏:〉賓在戶牖之間,酒尊又在戶東席,此二者又在酒尊之東,但繼賓而言耳。鄉人謂眾賓之席,在賓西,故云不與鄉人齒。案上注云:「此篇無正齒位之事」,謂無黨正飲酒之法。此言齒者,謂士以上來觀禮,乃有齒法。云「天子之國,三命者不齒」者,《周禮黨正職》文。鄭引之為證者,欲見此篇之禮與天子鄉飲酒「三命不齒」同也。云「諸侯之國,爵為大夫則不齒」者,以此篇及《鄉射》皆云「若有大夫,不辨命數」,故知爵為大夫即不齒也。《黨正》又云:「一命齒于鄉里,再命齒于父族,三命不齒。」不齒者,特為位不在父兄行列中。一命齒于鄉里者,公侯伯之士一命與堂下鄉人齒,以其士立堂下故也。子男之士不命,與一命之士同齒于階下。子男之大夫,一命坐于上,與六十已上齒于堂。「再命齒于父族」者,謂子男之卿與公侯伯之大夫,以父族為賓則與之齒,異姓為賓則不與之齒,席于尊東。「三命不齒」者,謂公侯伯之卿,雖父族為賓,亦不與之齒,席于尊東也。云「不言遵者,亦卿大夫」者,案上文賓若有尊者,即諸公大夫也。
+「公如大夫」,入,主人降,賓、介降,眾賓皆降,復初位。主人 迎,揖讓升。公升如賓禮,辭一席,使一人去之。
+〈注〉「如」,讀若今之若,主人迎之于門內也。辭一席,謙自同于大夫。〈疏〉以不言主人出,故知迎于門內也。今按:「如」讀若今之「若」,但謂「如」字讀之,似今人所用之「若」字耳,無他義也。《疏》說迂,今不取。
+大夫則如介禮。有諸公,則辭加席,委于席端,主人不 徹。無諸公,則大夫辭加席,主人對,不去加席。
+〈注〉加席,上席也。大夫席再重。〈疏〉云「大夫則如介禮」者,以其公如賓,故大夫則如介禮。主人迎賓,賓厭介。此公與大夫同入,公亦獻大夫,故云大夫如
+"""
+
+
+def test_the_angle_marks_of_the_gujin_tushu_jicheng_open_the_zhu_and_the_shu():
+    """〈注〉 and 〈疏〉 were no marks: the model read 辭一席，謙自同于大夫 (注) and 主人迎賓，賓厭介 (疏) as 經,
+    with a tuple 迎 of the 疏's words."""
+    result = segment_layers(JICHENG_XIANGYIN)
+    texts = {s.text: s.layer for s in result.segments}
+    assert texts["「如」,讀若今之若,主人迎之于門內也。辭一席,謙自同于大夫。"] == "ZHU"
+    assert texts["以不言主人出,故知迎于門內也。"] == "SHU"
+    assert texts["加席,上席也。大夫席再重。"] == "ZHU"
+    assert [layer for t, layer in texts.items() if t.startswith("今按")] == ["OTHER"]
+    assert [layer for t, layer in texts.items() if t.startswith("云「大夫則如介禮」者")] == ["SHU"]
+    assert [layer for t, layer in texts.items() if t.startswith("大夫則如介禮。有諸公")] == ["JING"]
+    assert sum(1 for r in result.removed if r.reason == "marker") == 5
+    out = DocumentProcessor().process({"text": JICHENG_XIANGYIN, "meta": {"source": "jicheng.txt"}})
+    jing = [(s["start"], s["end"]) for s in out["segments"] if s["layer"] == "JING"]
+    assert out["actions"] and all(any(s <= a["start"] and a["end"] <= e for s, e in jing) for a in out["actions"])

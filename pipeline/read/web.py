@@ -401,11 +401,22 @@ def marked_line(raw: str, line: Line, marker: Marker, reading: Reading) -> None:
         reading.pieces.append(Piece(marker.layer, start, line.end, "marker", 1.0))
 
 
+#: the commentary's own marks in 古今圖書集成 (禮儀典, as Wikisource gives it): 〈注〉 and 〈疏〉 (〈疏:〉)
+#: open the 注 and the 疏 after a 經 paragraph, on one line, and 朱熹's 今按 follows them (OTHER)
+ANGLE_MARK = re.compile(r"〈(注|註|疏|䟽)[:：]?〉")
+_ANGLE_LAYER = {"注": "ZHU", "註": "ZHU", "疏": "SHU", "䟽": "SHU"}
+_JIN_AN = re.compile(r"今按[:：]?")
+
+
 def read_plain(raw: str) -> Reading:
     """Paragraphs with their opening markers; everything else undecided."""
     reading = Reading("plain")
     for line in content_lines(raw, reading):
         text = line.text(raw)
+        marks = list(ANGLE_MARK.finditer(raw, line.start, line.end))
+        if marks:
+            _angle_marked(raw, line, marks, reading)
+            continue
         if is_title(text):
             reading.pieces.append(Piece("OTHER", line.start, line.end, "layout", 0.9, "title"))
             continue
@@ -421,3 +432,20 @@ def read_plain(raw: str) -> Reading:
             continue
         reading.pieces.append(Piece("JING", line.start, line.end, "default", 0.5, "undecided"))
     return reading.sort()
+
+
+def _angle_marked(raw: str, line: Line, marks: list[re.Match[str]], reading: Reading) -> None:
+    """A line of 〈注〉…〈疏〉…: each mark's layer to the next mark, 今按 (朱熹's remark) OTHER to it; what
+    comes before the first mark (a commentary the page carried over from the line before) undecided."""
+    start, end = trimmed(raw, line.start, marks[0].start())
+    if start < end:
+        reading.pieces.append(Piece("JING", start, end, "default", 0.5, "undecided"))
+    for i, m in enumerate(marks):
+        reading.removed.append(Removal(m.start(), m.end(), "marker"))
+        stop = marks[i + 1].start() if i + 1 < len(marks) else line.end
+        remark = _JIN_AN.search(raw, m.end(), stop)
+        cut = remark.start() if remark is not None else stop
+        for layer, s, e, note in ((_ANGLE_LAYER[m.group(1)], m.end(), cut, ""), ("OTHER", cut, stop, "later-scholar")):
+            s, e = trimmed(raw, s, e)
+            if s < e:
+                reading.pieces.append(Piece(layer, s, e, "marker", 1.0, note))
