@@ -676,3 +676,79 @@ def test_the_angle_marks_of_the_gujin_tushu_jicheng_open_the_zhu_and_the_shu():
     out = DocumentProcessor().process({"text": JICHENG_XIANGYIN, "meta": {"source": "jicheng.txt"}})
     jing = [(s["start"], s["end"]) for s in out["segments"] if s["layer"] == "JING"]
     assert out["actions"] and all(any(s <= a["start"] and a["end"] <= e for s, e in jing) for a in out["actions"])
+
+
+# Wikisource's transcriptions of scanned pages (the Page namespace), as the browser shows them: the 四部叢刊
+# 鄭注 (鄉射禮) and the 四部叢刊續編 單疏本 (大射), dev chapters, each line of the page between blank lines
+WIKISOURCE_PAGE_ZHENGZHU = """Page:Sibu Congkan0015-鄭玄-儀禮-5-1.djvu/142
+
+維基文庫,自由的圖書館
+此页尚未校对
+
+
+商不絶而巳郷射威儀省偃猶仆也司馬出于下射之南還其
+
+後降自西階反由司射之南適堂西釋弓襲
+
+反位立于司射之南圍下射者明爲二人命去侯司射進
+
+與司馬交于階前相左由堂下西階之東北
+
+靣視上射命曰無射獲無獵獲上射揖司射
+
+退反位射獲謂矢中人也獵矢從傍乃射上射旣發挾弓
+
+矢而后下射射拾發以將乗矢古文而后作後非也孝經
+
+說然后曰后者後也當從后獲者坐而獲射者中則大言獲獲得也射講
+"""
+WIKISOURCE_PAGE_DANSHU = """Page:Sibu Congkan Xubian004-賈公彥-儀禮疏-8-4.djvu/14
+
+維基文庫,自由的圖書館
+此页尚未校对
+
+
+位司射面皆向之而比次也若耦及侯數天子大射賔射六耦三侯畿
+
+内諸侯則二侯四耦畿外諸侯大射賔射皆三侯三耦但諸侯畿外畿内
+
+各有一申一屈故畿外三侯逺尊得申與天子同三耦則屈畿内二侯
+
+近尊則屈四耦則申若燕射則天子諸侯例同三耦一侯而巳以其燕
+
+私屈也(⿱艹石)卿大夫士例同一侯三耦略言之數備禮記射義也 三耦
+
+至北上 注未知至爲立 釋曰云未知其耦者下經始命之故云未
+
+知其耦若然此經巳言面位者三耦雖未知與誰爲耦要知爲三耦故
+
+立於此 司射至于次 注取弓至蔽處 釋曰云取弓矢不拾者次
+
+中隱蔽處者對郷射堂西顯露之處拾取矢也 司射至誘射 注搢
+
+扱至誘人 釋曰自此至東面論司射誘射之事此射人誘射與郷射
+
+同但郷射往階西取弓矢此則入次取弓矢爲異然此云入次搢三挾
+
+一个則巳前皆挾乗矢不改郷射亦然引論語者彼夫子敎弟子學問
+
+事司射敎人射事雖不同同是敎法故引爲證也 注不南至背卿
+
+釋曰案郷射誘射射卒南面揖者彼尊東或公或卿大夫位同不別故
+
+司射不特尊之此大射辨尊卑尊東唯有天子命卿其餘小卿及大夫
+"""
+
+
+def test_a_wikisource_page_of_a_scan_has_its_title_and_proofreading_status_as_furniture():
+    """The page's title (Page:…djvu/142) and status (此页尚未校对) had been text: 經 (with the model's
+    reading of the 鄭注 page) or the 單疏本's first entry (with its 維基文庫 motto, which the 單疏 reader did
+    not know either)."""
+    for text, layout in ((WIKISOURCE_PAGE_ZHENGZHU, "plain"), (WIKISOURCE_PAGE_DANSHU, "kanripo-danshu")):
+        result = segment_layers(text)
+        assert result.layout == layout
+        assert [text[r.start:r.end][:4] for r in result.removed if r.reason == "site"] == ["Page", "維基文庫", "此页尚未"]
+        assert not any("Page" in s.text or "維基" in s.text or "校对" in s.text for s in result.segments)
+    danshu = segment_layers(WIKISOURCE_PAGE_DANSHU)
+    assert [s.layer for s in danshu.segments] == ["SHU"] * len(danshu.segments)
+    assert danshu.segments[0].text.startswith("位司射面皆向之")

@@ -30,6 +30,9 @@ SITE_LINE = re.compile(
     # and its line of neighbouring juan (卷二十六 儀禮集釋 卷二十七 卷二十八)
     # the 四庫's catalogue tag a site prints before a juan (<經部,禮類,儀禮之屬,欽定儀禮義疏,卷七>)
     r"<?(?:經|经)部[,，](?:禮|礼)(?:類|类)|"
+    # Wikisource's transcription of a scanned page: its title (Page:Sibu Congkan0015-鄭玄-儀禮-5-1.djvu/142)
+    # and its proofreading status (此页尚未校对)
+    r"Page:[^\n]*\.(?:djvu|pdf)/\d+[ \t]*$|此[页頁](?:尚未|已)校[对對]|此[页頁]已[验驗][证證]|"
     r"跳至內容|跳至内容|跳到內容|跳转到内容|[^\n]{0,4}(?:維基文庫|维基文库)[,，]|[^\n]{1,30}[(（][^)）\n]{1,10}本[)）]/卷|"
     r"卷[一二三四五六七八九十百]+[ \u3000]+[^ \u3000\n]{1,12}[ \u3000]+卷[一二三四五六七八九十百]+[ \u3000]+卷[一二三四五六七八九十百]+[ \u3000]*$)"
 )

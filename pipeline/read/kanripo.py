@@ -21,7 +21,7 @@ from collections import Counter
 from typing import Optional
 
 from pipeline.layers.markers import markers
-from pipeline.read.furniture import PAGE_LINE
+from pipeline.read.furniture import PAGE_LINE, is_site_line, lines
 from pipeline.read.parens import OTHER_PAIRS, bracketed_pieces
 from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
 from pipeline.read.web import is_title
@@ -158,6 +158,11 @@ def furniture(text: str, start: int = 0, end: Optional[int] = None) -> list[Remo
         for m in pattern.finditer(text, start, end):
             if m.end() > m.start():
                 out.append(Removal(m.start(), m.end(), reason))
+    # a copy of the edition from a site (read here by its marks, pipeline.read.layout): the site's lines
+    # (Wikisource's page title and proofreading status, a reader's navigation …)
+    for s, e in lines(text):
+        if start <= s and e <= end and is_site_line(text[s:e]):
+            out.append(Removal(s, e, "site"))
     out.sort(key=lambda r: r.start)
     # a header line swallows the page marks etc. inside it
     kept: list[Removal] = []
