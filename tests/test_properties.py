@@ -59,7 +59,7 @@ MARKERS = [
     "<script>", "</script>", "<!--", "-->", "&#x8CD3;", "&#37129;", "&amp;", "&nbsp;", "&lt;", "<pre>", "</pre>",
     "疏【", "】", "音義〔", "〕", "  [疏]", "'疏'", "\n 註曰", "[010-1a]\n", "○釋曰:", " 釋曰", "儀禮注疏卷五考證\n",
     "儀禮注疏卷五挍勘記\n", "\n　疏曰", "欽定四庫全書\n",
-    "\n　　正义郑氏康成曰", "正義賈氏公彦曰", "　敖氏继公曰", "存疑", "【贾疏", "【注今文", "注今", "還音旋", "\n 案", "\n右三射\n", "〈注〉", "〈疏:〉", "今按:", "Page:Sibu Congkan0015-鄭玄-儀禮-5-1.djvu/142\n", "\n此页尚未校对\n",
+    "\n　　正义郑氏康成曰", "正義賈氏公彦曰", "　敖氏继公曰", "存疑", "【贾疏", "【注今文", "注今", "還音旋", "\n 案", "\n右三射\n", "〈注〉", "〈疏:〉", "今按:", "Page:Sibu Congkan0015-鄭玄-儀禮-5-1.djvu/142\n", "\n此页尚未校对\n", "疏【釋曰", "音義【", "1311儀禮注疏十七卷\n",
 ]
 piece = st.one_of(st.sampled_from(JING_CLAUSES), st.sampled_from(PUNCT), st.sampled_from(MARKERS), CJK, ASTRAL, ANY_TEXT)
 documents = st.lists(piece, max_size=80).map("".join)

@@ -752,3 +752,36 @@ def test_a_wikisource_page_of_a_scan_has_its_title_and_proofreading_status_as_fu
     danshu = segment_layers(WIKISOURCE_PAGE_DANSHU)
     assert [s.layer for s in danshu.segments] == ["SHU"] * len(danshu.segments)
     assert danshu.segments[0].text.startswith("位司射面皆向之")
+
+
+# a 四庫全書 reading site's free preview (文學100, 儀禮注疏 卷五, 鄉射禮: a dev chapter): its page lines, the
+# book's heads and 500 characters of the text — one passage, its 音義【…】 and the start of its 疏【釋曰…】
+SIKU_SITE_PREVIEW = """转换到繁體中文
+
+您的位置 : 首页 > 四庫全書繁體·經部   
+1311儀禮注疏十七卷
+卷五
+漢鄭元注、唐賈公彦疏
+下载:1311儀禮注疏十七卷.txt
+本书全文检索:
+       漢鄭氏注 唐陸德明音義 賈公彦疏
+       鄉射禮第五
+       鄉射之禮○主人戒賓賓出迎再拜主人答再拜乃請注主人州長也鄉大夫若在焉則稱鄉大夫也戒猶警也語也出迎出門也請告也告賓以射事不言拜辱此爲習民以禮樂不主爲賓已也不謀賓者時不獻賢能事輕也今郡國行此禮以季春周禮鄉老及鄉大夫三年正月獻賢能之書於王退而以鄉射之禮五物詢衆庶諸侯之鄉大夫既貢士於其君亦用此禮射而詢衆庶乎音義【長丁大反警音景語魚據反爲于僞反】疏【釋曰自此至無介論州長將射先戒賓之事案大射前三日宰夫戒宰及司馬又射前一日樂人宿縣此不言日數則戒賓與射同日矣禮同鄉飲酒也以其鄉射先行鄉飲酒鄉飲酒戒賓與飲酒同日知此鄉射戒賓與射亦同日也注釋曰案鄉大夫是諸侯鄉大夫則此州長亦諸侯之州長以士爲之是以經云釋獲者執鹿中記云士鹿中是皆爲此州長射而言是諸侯州長可知若天子州長中大夫爲之若然記云大夫兕中者爲鄉大夫詢衆庶而言也云鄉大 ......
+
+   非注册付费用户仅能浏览前500字,更多内容,请 注册或付费
+"""
+
+
+def test_a_siku_site_preview_of_one_passage_is_read_as_the_siku():
+    """Two bracketed groups (a 疏 opening with 釋曰) make the 四庫 now (three were needed: it had been
+    plain text, the model cutting 鄉射之禮 and the 注 into fragments); the site's lines are furniture, the
+    book's heads (1311儀禮注疏十七卷, 漢鄭元注、唐賈公彦疏 — 元 for 玄) titles."""
+    result = segment_layers(SIKU_SITE_PREVIEW)
+    assert result.layout == "kanripo-siku"
+    assert [SIKU_SITE_PREVIEW[r.start:r.end][:4] for r in result.removed if r.reason == "site"] == [
+        "转换到繁", "您的位置", "下载:1", "本书全文", "   非"]
+    layers = [(s.layer, s.text.strip()[:8]) for s in result.segments]
+    assert layers[:6] == [("OTHER", "1311儀禮注疏"), ("OTHER", "卷五"), ("OTHER", "漢鄭元注、唐賈公"),
+                          ("OTHER", "漢鄭氏注 唐陸德"), ("OTHER", "鄉射禮第五"), ("JING", "鄉射之禮")]
+    assert layers[6:] == [("JING", "主人戒賓賓出迎再"), ("ZHU", "主人州長也鄉大夫"), ("OTHER", "長丁大反警音景語"),
+                          ("SHU", "釋曰自此至無介論")]

@@ -71,11 +71,15 @@ _SIKU_OTHER_GROUP = re.compile("(?:疏|䟽|音義|音义)([" + "".join(OTHER_BRA
 def bracket_probe(text: str) -> Optional[str]:
     """``text`` with Kanripo's ( ) where a copy of the 四庫 brackets its 疏 and 音義 otherwise (the
     四庫全書 sites write 疏【釋曰…】, a passage a line), same length, so a reading of it holds for
-    ``text``; None for a text that writes Kanripo's brackets, or fewer than three such groups."""
+    ``text``; None for a text that writes Kanripo's brackets, or fewer than three such groups (two
+    where a 疏 group opens with 釋曰)."""
     if _SIKU_GROUP.search(text):
         return None
-    opened = Counter(m.group(1) for m in _SIKU_OTHER_GROUP.finditer(text)).most_common(1)
-    if not opened or opened[0][1] < 3:
+    groups = list(_SIKU_OTHER_GROUP.finditer(text))
+    opened = Counter(m.group(1) for m in groups).most_common(1)
+    # three groups; or two where a 疏 opens with its 釋曰 (a site's preview of 500 characters holds
+    # one passage: its 音義【…】 and 疏【釋曰…】), which no note of another book does
+    if not opened or opened[0][1] < (2 if any(text.startswith(("釋曰", "释曰"), m.end()) for m in groups) else 3):
         return None
     opening = opened[0][0]
     return text.translate(str.maketrans({opening: "(", OTHER_BRACKETS[opening]: ")"}))
@@ -219,7 +223,7 @@ _SHU_OPENING = ("釋曰", "注釋曰")
 #: the 四庫's line of its commentators (漢鄭氏注　唐陸德明音義　賈公彦疏), a title line as 欽定四庫全書,
 #: 儀禮注疏卷N and 鄉射禮第五 are (:func:`pipeline.read.web.is_title`): Kanripo indents them with a
 #: full-width space, and a site copy (a passage a line, every line indented alike) does not
-SIKU_AUTHORS = re.compile(r"[漢汉][鄭郑]氏注[^()]*$")
+SIKU_AUTHORS = re.compile(r"[漢汉][鄭郑](?:氏|玄|元)注[^()]*$")  # 鄭元: the 四庫 avoids 玄, 康熙's name
 
 
 def read_siku(text: str) -> Reading:

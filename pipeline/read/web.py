@@ -60,6 +60,8 @@ TITLE = re.compile(
     r"|^[^，。,]{1,12}卷[一二三四五六七八九十百]+[^，。,]{0,12}撰$|^[^，。,]{2,10}撰$|^[^，。,\s]{2,10}卷[一二三四五六七八九十百]+$"
     # Kanripo's web view heads a text with its ID, title, dynasty and author: KR1d0049 儀禮集編-清-盛世佐 (master)
     r"|^KR\d[a-z]\d{4}[ \t][^，。,]{1,30}$"
+    # a book's title with its number of juan, as a 四庫 site heads its pages (1311儀禮注疏十七卷)
+    r"|^\d*[^，。,\s\d]{2,10}[一二三四五六七八九十百]+卷$"
     # a juan's number alone on its line, as a reading site heads a chapter page (卷七)
     r"|^卷[一二三四五六七八九十百]+$"
     # a site's page title: the book, a dash, its juan or its page (钦定仪礼义疏 - 卷七, … - 第 46 页/共 169 页)
