@@ -186,6 +186,31 @@ XIANGSHE_SITE = """<经部,礼类,仪礼之属,钦定仪礼义疏
 辨正贾氏公彦曰大射司马正不射而袒又复决遂但以不射不挟矢
 """
 
+# 特牲饋食禮 (15), 國學大師's 四庫全書 page of 卷三十四 (traditional characters): the site's three menus of
+# items between bars, its breadcrumb (首页 > 四库全书 >), the book's name as the site spells it, and the
+# chapter's opening blocks, a blank line between paragraphs
+TESHENG_SITE = """明清实录 | 二十四史 | 四库全书 | 古今图书集成 | 历史人物 | 说文解字 | 成语词典 | 甲骨文合集 | 殷周金文集成 | 象形字典 | 十三经索引 | 字体转换器 | 篆书识别 | 近义反义词 | 对联大全 | 家谱族谱查询 | 哈佛古籍
+
+首页|国学书库|影印古籍|诗词宝典|二十四史|汉语字典|汉语词典|部件查字|书法大师|甲骨文|历史人物|历史典故|年号|姓氏|民族|图书集成|印谱|丛书|中医中药|软件下载
+
+译文|四库全书|全文检索|古籍书目|国学精选|成语词典|康熙字典|说文解字|字形演变|金 文|历史地名|历史事件|官职|知识|对联|石刻墓志|家谱|对联|历史地图|会员中心
+
+首页 > 四库全书 >
+
+钦定礼仪义疏
+
+38-欽定儀禮義疏卷三十四
+  欽定儀禮義疏卷三十四
+
+  特牲饋食禮第十五之一
+
+  正義鄭氏康成曰謂諸侯之士祭祖禰於五禮屬吉禮 敖氏繼公曰此篇言士祭其祖之禮 賈氏公彦曰祭法云適士二廟官師一廟 孔氏穎達曰若大宗子為士得立祖禰二廟也 吳氏澄曰此禮大戴第七小戴第十三别錄第十五注不見次第補之
+
+  案經文筮日筮尸明云適其皇祖某子則此篇當是適士祭其祖之禮注兼祖禰言者以適士二廟祭其祖之禮如是則祭其禰之禮亦當如是且以官師祖禰共廟而論祭其祖之禮如適士則祭其禰之禮亦當如適士可推而知也
+
+  存疑賈氏公彦曰祭無問一廟二廟皆先祭祖後祭禰無問尊卑廟數多少皆同日而祭以此及少牢惟筮一日明不别日祭也
+"""
+
 
 class _ByOpening:
     """The layer of the segment whose text opens with a key."""
@@ -343,3 +368,18 @@ def test_a_site_copy_and_kanripo_s_view_of_one_passage_read_alike():
     # the site's excerpt goes on one block further (辨正賈氏公彦曰大射司馬正不射而袒…)
     assert layer_text(site, "SHU").startswith(layer_text(kanripo, "SHU"))
     assert layer_text(site, "SHU")[len(layer_text(kanripo, "SHU")):] == "大射司马正不射而袒又复决遂但以不射不挟矢"
+
+
+def test_a_site_s_menus_and_breadcrumb_are_furniture():
+    """The three menus (明清实录 | 二十四史 | …) and the breadcrumb had been 經, with tuples (史人 反 from
+    近义反义词, 对 from 对联); 钦定礼仪义疏 alone is a title."""
+    result = segment_layers(TESHENG_SITE)
+    assert result.layout == "yishu"
+    assert [TESHENG_SITE[r.start:r.end][:4] for r in result.removed if r.reason == "nav"] == [
+        "明清实录", "首页|国", "译文|四", "首页 >"]
+    layers = _ByOpening(result.segments)
+    assert layers["钦定礼仪义疏"] == "OTHER" and layers["特牲饋食禮第十五之一"] == "OTHER"
+    assert layers["謂諸侯之士祭祖禰"] == "ZHU" and layers["祭法云適士二廟"] == "SHU"
+    assert layers["孔氏穎達曰"] == "OTHER" and layers["祭無問一廟二廟"] == "SHU"  # 存疑: 賈's words
+    assert not [s for s in result.segments if s.layer == "JING"]
+    assert DocumentProcessor().process({"text": TESHENG_SITE, "meta": {"source": "gxds.txt"}})["actions"] == []

@@ -88,13 +88,26 @@ def is_site_line(line: str) -> bool:
     return bool(SITE_LINE.match(line))
 
 
+#: a site's menu (明清实录 | 二十四史 | 四库全书 | …) or breadcrumb (首页 > 四库全书 >): short items between bars
+#: or arrows, which no text writes
+MENU_ITEM = re.compile(r"[^|｜>»\n]{1,10}")
+_BARS = re.compile(r"[|｜]")
+_ARROWS = re.compile(r"[>»]")
+
+
 def is_nav_line(line: str) -> bool:
-    """A line of page numbers or links: mostly digits, commas and Latin."""
+    """A line of page numbers or links: mostly digits, commas and Latin; or a menu of short items
+    between bars (four or more), or a breadcrumb between arrows."""
     s = line.strip()
     if not s:
         return False
     if re.fullmatch(r"[\d\s,，、|/>»«<·.-]+", s):
         return True
+    for sep, least in ((_BARS, 4), (_ARROWS, 2)):
+        items = [item.strip() for item in sep.split(s)]
+        if len(items) >= least and all(item == "" or MENU_ITEM.fullmatch(item) for item in items) \
+                and sum(1 for item in items if item) >= least - 1:
+            return True
     return False
 
 

@@ -60,6 +60,8 @@ TITLE = re.compile(
     r"|^[^，。,]{1,12}卷[一二三四五六七八九十百]+[^，。,]{0,12}撰$|^[^，。,]{2,10}撰$|^[^，。,\s]{2,10}卷[一二三四五六七八九十百]+$"
     # Kanripo's web view heads a text with its ID, title, dynasty and author: KR1d0049 儀禮集編-清-盛世佐 (master)
     r"|^KR\d[a-z]\d{4}[ \t][^，。,]{1,30}$"
+    # a book of the emperor's commission named alone, as a site heads its pages (钦定仪礼义疏)
+    r"|^(?:欽定|钦定)[^，。,\s]{2,10}$"
     # a book's title with its number of juan, as a 四庫 site heads its pages (1311儀禮注疏十七卷)
     r"|^\d*[^，。,\s\d]{2,10}[一二三四五六七八九十百]+卷$"
     # a juan's number alone on its line, as a reading site heads a chapter page (卷七)
