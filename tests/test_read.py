@@ -785,3 +785,79 @@ def test_a_siku_site_preview_of_one_passage_is_read_as_the_siku():
                           ("OTHER", "漢鄭氏注 唐陸德"), ("OTHER", "鄉射禮第五"), ("JING", "鄉射之禮")]
     assert layers[6:] == [("JING", "主人戒賓賓出迎再"), ("ZHU", "主人州長也鄉大夫"), ("OTHER", "長丁大反警音景語"),
                           ("SHU", "釋曰自此至無介論")]
+
+
+# a reading site's chapter of 阮元's 校勘記 alone (東籬書齋, 鄉射禮: a dev chapter): the 重栞 edition's title,
+# the line naming its makers, then each 經 or 注 head the collation is about and the readings of the editions
+JIAOKAN_SITE = """重栞宋本儀禮注䟽附挍勘記
+阮元撰盧宣旬摘錄
+三耦皆執弓
+插也插於帶右兩插字釋文陳本通解要義俱作捷按今本釋文亦作插唯宋本作捷見張淳士冠禮識誤
+前後皆因前位陳閩通解同毛本因作用
+去未違俟處毛本去作乃
+司射先立于所設中之西南
+云固東面矣毛本面誤作西
+揖進
+而又以有虞氏之庠爲鄉學徐本通解同敖氏庠作序按敖引鄭注雖作序然其說云序州黨之學堂即庠也鄭氏以爲鄉學是也是敖氏所見本亦作庠偶誤寫作序耳
+讀如成周宣謝災之謝毛本謝作榭徐本通解要義楊氏同作謝下並同按春秋左氏經作成周宣榭火公羊經作成周宣謝災鄭引公羊經而疏以左氏經釋之非鄭意也且說文無榭字左氏穀梁之作榭禾必非後人所改當從言爲正
+物須過西楹陳閩通解要義同毛本西作兩按兩字是
+宜從榭者毛本宜誤作以
+及成周宣謝及此州立謝兩謝字俱从言下州謝則有堂有室同毛本謝作榭按此疏榭字凡十有三毛本依通解槩從木此本從言者三從木者十要義唯故云宜從榭也及州榭則有堂有室兩榭字从言餘俱从木皆不可解當槩从言後放此
+南面揖○改取一个挾之唐石經徐本通解敖氏楊氏同毛本取作作
+設于所設中之西南中上陳閩俱有之字
+云改取一个挾之者取陳閩俱作作按陳閩因經文既誤遂併疏改之惟毛及監本仍作取尚可以証經誤
+上射升堂
+知併行併東行者毛本併作並下同按當作並
+皆當其物
+不射而袒陳閩同毛本不上有雖字
+司射進
+獵矢從傍陸氏曰傍或作旁○按敖氏作旁
+在西階之西陳閩通解同毛本在作左○按在字是
+各以左相迎通解同毛本迎作近
+不得云司射向北毛本云作與陳本誤作六
+乃射
+"""
+
+
+def test_a_chapter_of_the_collation_notes_alone_is_kept_apart():
+    """From the line 阮元撰盧宣旬摘錄 on, the text is the collation (reason ``collation``), as from a
+    juan's 校勘記 title: its heads (三耦皆執弓, 司射先立于所設中之西南, 上射升堂) had been read as 經 passages,
+    with tuples, and its notes as 注, 疏 and OTHER in fragments."""
+    result = segment_layers(JIAOKAN_SITE)
+    assert [(r.reason, JIAOKAN_SITE[r.start:r.end][:8]) for r in result.removed] == [("collation", "阮元撰盧宣旬摘錄")]
+    assert [s.text for s in result.segments] == ["重栞宋本儀禮注䟽附挍勘記"]
+    assert DocumentProcessor().process({"text": JIAOKAN_SITE, "meta": {"source": "jiaokan.txt"}})["actions"] == []
+
+
+# 沈廷芳's 十三經註疏正字 (Wikisource's 四庫全書本, 卷35: 鄉射禮, a dev chapter), a collation of the 注疏: the
+# heads it corrects (主人答再拜乃請, 疏主人至庶乎) with its notes in 〈〉
+ZHENGZI_WIKISOURCE = """十三經註疏正字 (四庫全書本)/卷35
+十三經註疏正字 卷三十五 |
+欽定四庫全書
+十三經註疏正字卷三十五
+山東按察使沈廷芳撰
+儀禮
+鄉射禮第五○而射於州序之禮〈下釋文有也字〉
+疏州長春秋以禮㑹人〈人周禮作民〉雲州鄉之屬者〈者誤名〉
+一鄉雖管五州然鄉大夫或宅居一州之內〈脫雖然二字〉
+案經鄉大夫射於庠〈案通解及儀禮圖作然此二字〉大判鄉大夫士射云云〈大判誤大射〉及未旅而射為不改耳〈脫耳字〉
+主人答再拜乃請〈案敖氏繼公雲請下似脫一賔字〉註鄉大夫若在焉〈鄉毛本誤卿〉不言拜辱者〈脫者字〉音義長丁丈切〈四字當在前題卷鄭目録下〉為於偽切〈下脫下同二字〉
+疏主人至庶乎○皆有一門入門即至堂耳〈皆疑唯字誤〉彼為賔也〈也當已字誤〉故須就先生而謀賔介〈生誤王〉其王之子弟猶名國〈王誤士〉容包六行者〈誤容為孝者〉但六藝中射〈藝下衍之字〉御與書數三者皆於化民為緩〈皆於誤於施〉
+賔禮辭節疏即下文雲乃張侯之等事也〈乃疑衍字事當是字誤〉乃席賔節註不言於戶牖之間者〈牖毛本誤牗疏內同〉
+疏自此以下至羮定〈羮定當為西五步三字〉以其無室則無戶牖〈脫則字〉
+衆賔之席節音義別彼列切〈別誤殊〉
+疏此決鄉飲酒云云〈決毛本誤沃〉彼有徳之人故各自特〈特誤持〉
+尊於賔席之東節疏案州長是士應言禁〈下制字衍文〉若據酒則以南靣為正〈正誤上從通解挍〉
+縣於洗東北節註此縣謂磬也〈此監本誤北〉音義音避〈下脫下辟射同四字〉
+疏決鄉飲酒無射事〈上衍此言射三字〉謂諸侯之鄉大夫士〈鄉誤卿下同〉
+乃張侯節音義射食亦切〈四字脫〉
+"""
+
+
+def test_shen_tingfang_s_collation_of_the_zhushu_is_kept_apart():
+    """Its heads had been read as 經 passages (主人 拜, 請; 賔 辭) and its notes as commentary in fragments."""
+    result = segment_layers(ZHENGZI_WIKISOURCE)
+    apart = [r for r in result.removed if r.reason == "collation"]
+    assert [ZHENGZI_WIKISOURCE[r.start:r.end][:11] for r in apart] == ["十三經註疏正字卷三十五"]
+    assert apart[0].end == len(ZHENGZI_WIKISOURCE)
+    assert DocumentProcessor().process({"text": ZHENGZI_WIKISOURCE, "meta": {"source": "zhengzi.txt"}})["actions"] == []

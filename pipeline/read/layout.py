@@ -55,7 +55,13 @@ _MODERN = re.compile(r"【(?:题解|題解|注释|註釋|译文|譯文)】")
 #: the title line of editors' collation notes: 阮元's 校勘記 after each juan of his 注疏 (儀禮注疏卷二挍勘記,
 #: not the book's title, 重栞宋本儀禮注䟽附挍勘記), the 四庫's 考證 (儀禮注疏卷五考證)
 COLLATION_TITLE = re.compile(r"^[ \u3000]*(?:儀禮|仪礼)(?:注疏|註疏|注䟽)(?:卷第?[一二三四五六七八九十]+)?"
-                             r"(?:[挍校]勘[記记]|考[證证])序?[ \u3000]*$", re.M)
+                             r"(?:[挍校]勘[記记]|考[證证])序?[ \u3000]*$"
+                             # the line that follows it, naming who made it and who drew it out for the
+                             # 重栞 edition: a site's chapter of the 校勘記 alone opens with the book's title
+                             # and this line
+                             r"|^[ \u3000]*阮元撰[ \u3000]*(?:盧|卢)宣旬摘(?:錄|录)[ \u3000]*$"
+                             # 沈廷芳's 十三經註疏正字, a collation of the 注疏 (Wikisource's 四庫全書本)
+                             r"|^[ \u3000]*十三(?:經|经)(?:註|注)(?:疏|䟽)正字(?:卷[一二三四五六七八九十百]+)?[ \u3000]*$", re.M)
 
 
 def detect_layout(text: str, source: Optional[str] = None) -> str:
