@@ -861,3 +861,35 @@ def test_shen_tingfang_s_collation_of_the_zhushu_is_kept_apart():
     assert [ZHENGZI_WIKISOURCE[r.start:r.end][:11] for r in apart] == ["十三經註疏正字卷三十五"]
     assert apart[0].end == len(ZHENGZI_WIKISOURCE)
     assert DocumentProcessor().process({"text": ZHENGZI_WIKISOURCE, "meta": {"source": "zhengzi.txt"}})["actions"] == []
+
+
+# the same site's preview of 盛世佐's 儀禮集編 (卷十四, 大射: a dev chapter): a paragraph a line, too short to
+# be told as the compilation (one 註曰), so read as plain text: the dynasty and author line (清 · 盛世佐) and
+# the compiler's note (世佐案…) are what a plain text can tell by itself
+JIBIAN_SITE_PREVIEW = """转换到繁體中文
+
+您的位置 : 首页 > 四庫全書繁體·經部   
+1332儀禮集編四十卷
+卷十四
+清 · 盛世佐
+下载:1332儀禮集編四十卷.txt
+本书全文检索:
+       龍里縣知縣 盛世佐 撰
+       大射儀第七之二
+       司馬師命負侯者執旌以負侯
+       註曰司馬師正之佐也負侯獲者也天子服不氏下士一人徒四人掌以旌居乏待獲析羽為旌
+       敖氏曰負侯獲者皆士旅食者與旌謂翿旌鄉射記曰君國中射以翿旌獲
+       世佐案司馬師蓋軍司馬之佐也負侯者主負侯及取矢之事於天子射鳥氏也周禮射鳥氏職云射則取矢矢在侯高則以并夾取之是其徵矣諸侯蓋以庶人在官者為之三侯各一人註以為即獲者非凡獲者所持皆謂之旌周禮司常職云凡射共獲旌是也三侯之旌各不同大侯之旌以析羽為之鄉射記云於郊則以旌獲是也参侯干侯之旌以雜帛為之鄉射 ......
+
+   非注册付费用户仅能浏览前500字,更多内容,请 注册或付费
+"""
+
+
+def test_a_compiler_s_note_and_a_site_s_author_line_in_plain_text():
+    """世佐案… had been 經 and 注 in two pieces (the model), 清 · 盛世佐 a 疏."""
+    result = segment_layers(JIBIAN_SITE_PREVIEW)
+    assert result.layout == "plain"
+    texts = [(s.layer, s.text.strip()[:6]) for s in result.segments]
+    assert texts == [("OTHER", "1332儀禮"), ("OTHER", "卷十四"), ("OTHER", "清 · 盛世"), ("OTHER", "龍里縣知縣 "),
+                     ("OTHER", "大射儀第七之"), ("JING", "司馬師命負侯"), ("ZHU", "司馬師正之佐"), ("OTHER", "敖氏曰負侯獲"),
+                     ("OTHER", "世佐案司馬師")]

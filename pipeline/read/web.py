@@ -60,6 +60,8 @@ TITLE = re.compile(
     r"|^[^，。,]{1,12}卷[一二三四五六七八九十百]+[^，。,]{0,12}撰$|^[^，。,]{2,10}撰$|^[^，。,\s]{2,10}卷[一二三四五六七八九十百]+$"
     # Kanripo's web view heads a text with its ID, title, dynasty and author: KR1d0049 儀禮集編-清-盛世佐 (master)
     r"|^KR\d[a-z]\d{4}[ \t][^，。,]{1,30}$"
+    # a site's line of the book's dynasty and author (清 · 盛世佐)
+    r"|^[漢汉魏晉晋唐宋元明清][ \t]*[·・][ \t]*[^，。,\s]{2,4}$"
     # a book of the emperor's commission named alone, as a site heads its pages (钦定仪礼义疏)
     r"|^(?:欽定|钦定)[^，。,\s]{2,10}$"
     # a book's title with its number of juan, as a 四庫 site heads its pages (1311儀禮注疏十七卷)
@@ -405,6 +407,10 @@ def marked_line(raw: str, line: Line, marker: Marker, reading: Reading) -> None:
         reading.pieces.append(Piece(marker.layer, start, line.end, "marker", 1.0))
 
 
+#: a compiler's note opening its paragraph: 案, 按, or his given name before it (世佐案: 盛世佐's 儀禮集編);
+#: no clause of the 經 opens so (none in the dev and test gold)
+COMPILER_NOTE = re.compile(r"(?:[\u4e00-\u9fff]{2})?[案按](?=[\u4e00-\u9fff])")
+
 #: the commentary's own marks in 古今圖書集成 (禮儀典, as Wikisource gives it): 〈注〉 and 〈疏〉 (〈疏:〉)
 #: open the 注 and the 疏 after a 經 paragraph, on one line, and 朱熹's 今按 follows them (OTHER)
 ANGLE_MARK = re.compile(r"〈(注|註|疏|䟽)[:：]?〉")
@@ -430,6 +436,9 @@ def read_plain(raw: str) -> Reading:
         marker = line_marker(text)
         if marker is not None:
             marked_line(raw, line, marker, reading)
+            continue
+        if COMPILER_NOTE.match(text):
+            reading.pieces.append(Piece("OTHER", line.start, line.end, "marker", 1.0, "compiler-note"))
             continue
         if is_vernacular(text):
             reading.pieces.append(Piece("OTHER", line.start, line.end, "layout", 0.7, "vernacular"))
