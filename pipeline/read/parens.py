@@ -19,7 +19,8 @@ viewers give it) has its notes in the same parentheses: where a title line names
 (…撰) and none names 鄭玄, they are his notes, OTHER (SCHEMA: later scholars), not ZHU. A reading text
 of the 鄭注 (張爾岐's 儀禮鄭注句讀) adds its own words after ○ inside a 注's brackets (OTHER from the ○) and
 its section labels (右獻工與笙) on a line of their own or after a line's last note (OTHER): only after a
-note, for a hard-wrapped line of 經 may open with 右.
+note or before a blank line, for a hard-wrapped line of 經 may open with 右. 楊復's 儀禮圖 quotes the 注疏
+in its notes, sound ○ 注 ○ 疏曰…: each part in its layer, and the author rule does not hold for it.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ def read_paren_commentary(raw: str) -> Reading:
     for line in content_lines(raw, reading):
         text = line.text(raw)
         label = _trailing_label(text)
-        if label is not None and not (label > 0 or after_note):
+        if label is not None and not (label > 0 or after_note or _blank_line_after(raw, line.end)):
             label = None
         after_note = text.rstrip().endswith((")", "）"))
         if label is not None:  # 右獻工與笙 after a note, or …(注)右立司正: the section's label
@@ -156,11 +157,22 @@ def read_paren_commentary(raw: str) -> Reading:
         else:
             body.append((line.start, line.end))
     flush()
-    if author and not zheng:
-        # a later scholar's book (吳廷華's 儀禮章句): its bracketed notes are his, not 鄭玄's 注
+    if author and not zheng and not any(p.note == "circled-shu" for p in reading.pieces):
+        # a later scholar's book (吳廷華's 儀禮章句): its bracketed notes are his, not 鄭玄's 注 — unless they
+        # quote the 疏 as well (○疏曰: 楊復's 儀禮圖 carries the 注疏 in its notes)
         reading.pieces = [Piece("OTHER", p.start, p.end, p.evidence, p.score, "author's note")
                           if p.layer == "ZHU" and p.evidence == "layout" else p for p in reading.pieces]
     return reading.sort()
+
+
+def _blank_line_after(raw: str, end: int) -> bool:
+    """Whether the line ending at ``end`` is followed by a blank line (or ends the text): a paragraph
+    of its own, as 楊復's 儀禮圖 sets its labels (右主人獻介, then blank lines), not a hard-wrapped line."""
+    nl = raw.find("\n", end)
+    if nl < 0:
+        return True
+    following = raw.find("\n", nl + 1)
+    return not raw[nl + 1:following if following >= 0 else len(raw)].strip()
 
 
 def _trailing_label(text: str) -> Optional[int]:
@@ -208,6 +220,53 @@ def _groups(text: str) -> Iterator[tuple[int, int]]:
         yield opened, len(text)
 
 
+#: the sound of a character, as 陸德明's 音義 gives it inside a note (諏子須反, 巳音紀注皆同, 朝立遥反韇徒木反)
+SOUNDS = re.compile(r"(?:[\u4e00-\u9fff](?:[\u4e00-\u9fff]{2}反|音[\u4e00-\u9fff])(?:[下注後后][\u4e00-\u9fff]{0,2})?同?)+")
+#: a part of a note that quotes the 疏 (○疏曰…), or 鄭目錄 (鄭目錄云…: OTHER, as the markers say)
+SHU_PART = re.compile(r"(?:疏|䟽)曰")
+MULU_PART = re.compile(r"(?:鄭|郑)目(?:錄|録|录)云")
+
+
+def _circled_note(view: TextView, start: int, end: int, reading: Reading, evidence: str, score: float,
+                  last: Optional[Piece]) -> None:
+    """A note whose parts ○ parts (view ``[start, end)``): a part that quotes the 疏 (疏曰…) is 疏, one of
+    鄭目錄, a character's sound and a note (今案…) are OTHER, the first other part before any 疏 is the 注
+    (it goes on the 注 of the column before, ``last``) and any later one another's words, OTHER:
+    張爾岐's after his 注 (儀禮鄭注句讀); 楊復's 儀禮圖 quotes sound ○ 注 ○ 疏曰 ○ 劉敞曰 ○ 今案. The circles
+    are removals."""
+    vt = view.text
+    cuts = [start - 1] + [i for i in range(start, end) if vt[i] == "○"] + [end]
+    zhu_seen = shu_seen = False  # the 注 comes before the 疏: after a 疏曰 part, scholars and 今按 follow
+    for a, b in zip(cuts, cuts[1:]):
+        if a >= start:
+            reading.removed.extend(marker_removals(view, a, a + 1))
+        part_start = a + 1
+        part = vt[part_start:b].strip()
+        if not part:
+            continue
+        shu = SHU_PART.match(vt, part_start, b)
+        if shu is not None:
+            shu_seen = True
+            reading.removed.extend(marker_removals(view, shu.start(), shu.end()))
+            piece = view_piece(view, shu.end(), b, "SHU", "marker", 1.0, "circled-shu")
+        elif MULU_PART.match(vt, part_start, b):
+            piece = view_piece(view, part_start, b, "OTHER", "marker", 1.0, "mulu")
+        elif SOUNDS.fullmatch(part):
+            piece = view_piece(view, part_start, b, "OTHER", "marker", 1.0, "sound")
+        elif NOTE_OPENING.match(part):  # 今案…: the book's author
+            piece = view_piece(view, part_start, b, "OTHER", "marker", 1.0, "editor-note")
+        elif not zhu_seen and not shu_seen:
+            zhu_seen = True
+            piece = view_piece(view, part_start, b, "ZHU", evidence, score)
+            if piece and last is not None and a < start:  # the 注 of the column before goes on
+                last.end = piece.end
+                piece = None
+        else:
+            piece = view_piece(view, part_start, b, "OTHER", "marker", 1.0, "after-circle")
+        if piece:
+            reading.pieces.append(piece)
+
+
 def bracketed_pieces(view: TextView, reading: Reading, evidence: str, score: float) -> None:
     """The pieces of a view whose 注 are bracketed (a plain copy, the 四部叢刊 鄭注): 經 outside the
     brackets, 注 inside (groups side by side one 注, as the page cut it into columns), an editor's
@@ -233,15 +292,9 @@ def bracketed_pieces(view: TextView, reading: Reading, evidence: str, score: flo
         if NOTE_OPENING.match(inner):
             piece = view_piece(view, open_at + 1, close_at, "OTHER", "marker", 1.0, "editor-note")
             last = None
-        elif circle >= 0:  # (注○…): what follows the circle is another's (張爾岐's notes, sounds): OTHER
-            zhu = view_piece(view, open_at + 1, open_at + 1 + circle, "ZHU", evidence, score)
-            if zhu and last is not None:  # the 注 of the column before goes on
-                last.end = zhu.end
-            elif zhu:
-                reading.pieces.append(zhu)
-            reading.removed.extend(marker_removals(view, open_at + 1 + circle, open_at + 2 + circle))
-            piece = view_piece(view, open_at + 2 + circle, close_at, "OTHER", "marker", 1.0, "after-circle")
-            last = None
+        elif circle >= 0:  # (…○…): parts of several hands
+            _circled_note(view, open_at + 1, close_at, reading, evidence, score, last)
+            piece = last = None
         else:
             piece = view_piece(view, open_at + 1, close_at, "ZHU", evidence, score)
             if piece and last is not None:  # (…)(…): a 注 the printed page cut into columns
