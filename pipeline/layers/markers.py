@@ -32,6 +32,10 @@ LATER_SCHOLAR = r"(?:[張张朱程][子]|(?![鄭郑賈贾侯某])[\u4e00-\u9fff]
 #: before what the 經 writes after it, but 取, which labels write too: 右取矢告獲如初)
 SECTION_LABEL = re.compile(r"右(?![執执還还旋挾挟手袂祭加絕绝撫抚人巨])[\u4e00-\u9fff]{1,14}")
 
+#: a compiler's note opening its paragraph: 案, 按, or a name before it (世佐案: 盛世佐's 儀禮集編; 愚案);
+#: no clause of the 經 opens so (none in the dev and test gold)
+COMPILER_NOTE = re.compile(r"^[\u4e00-\u9fff]{0,3}?[案按](?=[\u4e00-\u9fff])")
+
 #: a bracketed 疏 that opens a line of a web copy: [疏] (漢川草廬's 十三經注疏), 【疏】, and the forms its
 #: mirrors turn the brackets into ('疏', ‘疏’, ［疏］, 〔疏〕)
 SHU_LINE_MARK = r"(?:\[疏\]|【疏】|［疏］|〔疏〕|'疏'|‘疏’)"

@@ -26,8 +26,6 @@ SITE_LINE = re.compile(
     r"閱讀古書|阅读古书|[^\n]{0,40}在 *週[一二三四五六日], *\d\d/\d\d/\d{4}[^\n]*發表|"
     # a reading site's breadcrumb, account links and chapter navigation (当前位置:X > 仪礼章句, 上一章 回目录 下一章)
     r"当前位置[:：]|當前位置[:：]|会员中心|會員中心|[^\n]{0,30}(?:上一章|下一章|上一頁|下一頁|回目录|回目錄)|"
-    # Wikisource's page around a text: the skip link, the site's motto, the page's title (儀禮集釋 (四庫全書本)/卷27)
-    # and its line of neighbouring juan (卷二十六 儀禮集釋 卷二十七 卷二十八)
     # the 四庫's catalogue tag a site prints before a juan (<經部,禮類,儀禮之屬,欽定儀禮義疏,卷七>)
     r"<?(?:經|经)部[,，](?:禮|礼)(?:類|类)|"
     # Wikisource's transcription of a scanned page: its title (Page:Sibu Congkan0015-鄭玄-儀禮-5-1.djvu/142)
@@ -35,6 +33,8 @@ SITE_LINE = re.compile(
     r"Page:[^\n]*\.(?:djvu|pdf)/\d+[ \t]*$|此[页頁](?:尚未|已)校[对對]|此[页頁]已[验驗][证證]|"
     # a 四庫全書 reading site's page (转换到繁體中文, 您的位置 : 首页 > …, 下载:…txt, 本书全文检索:, the paywall)
     r"转换到|轉換到|您的位置|下载[:：]|下載[:：]|本书全文检索|本書全文檢索|非注册付费用户|非註冊付費用戶|"
+    # Wikisource's page around a text: the skip link, the site's motto, the page's title (儀禮集釋 (四庫全書本)/卷27)
+    # and its line of neighbouring juan (卷二十六 儀禮集釋 卷二十七 卷二十八)
     r"跳至內容|跳至内容|跳到內容|跳转到内容|[^\n]{0,4}(?:維基文庫|维基文库)[,，]|[^\n]{1,30}[(（][^)）\n]{1,10}本[)）]/卷|"
     r"卷[一二三四五六七八九十百]+[ \u3000]+[^ \u3000\n]{1,12}[ \u3000]+卷[一二三四五六七八九十百]+[ \u3000]+卷[一二三四五六七八九十百]+[ \u3000]*$)"
 )

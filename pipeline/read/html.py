@@ -10,9 +10,9 @@ stylesheet); ``<head>``, scripts, styles, forms and the elements a site builds i
 (``<nav>``, ``<header>``, ``<footer>``, an id or class naming a menu, sidebar, breadcrumb …) are
 left out — but not an element named so that holds most of the page's Han text (``<div
 class="article-header-body">``): a site's words for its containers are its own, and a frame is
-small beside the text. A line whose Han text is all or mostly
-links (a menu, a breadcrumb, "< 儀禮 | 燕禮 >") or that holds no Han character (a paragraph number;
-not in a Kanripo text, whose reader reads its ``#+`` header lines) is furniture, and a heading
+small beside the text. A line whose Han text is all or mostly links (a menu, a breadcrumb, "< 儀禮
+| 燕禮 >") or that holds no Han character (a paragraph number; not in a Kanripo text, whose reader
+reads its ``#+`` header lines) is furniture, and a heading
 (``<h1>`` … ``<h6>``) is OTHER. The rest is read by the reader its text calls for
 (:func:`pipeline.read.layout.text_layout`: markers, 【疏】 lines, plain paragraphs …), and every
 piece and removal goes back to the raw page through the view: a tag inside a piece is a removal,

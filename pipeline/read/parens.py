@@ -177,8 +177,9 @@ def _blank_line_after(raw: str, end: int) -> bool:
 
 def _trailing_label(text: str) -> Optional[int]:
     """Where a later scholar's section label (右獻工與笙, :data:`~pipeline.layers.markers.SECTION_LABEL`)
-    stands in ``text``: the whole line, or its end after the last note (…)右立司正); None if none does.
-    Only after a note: a line of 經 hard-wrapped may open with 右 (…左執爵 | 右祭脯醢)."""
+    stands in ``text``: the whole line (0), or its end after the last note (…)右立司正); None if none
+    does. The caller takes a whole line only after a note or before a blank line: a line of 經
+    hard-wrapped may open with 右 (…左執爵 | 右祭脯醢)."""
     close = max(text.rfind(")"), text.rfind("）"))
     if text.find("(", close + 1) >= 0 or text.find("（", close + 1) >= 0:
         return None
@@ -270,7 +271,7 @@ def _circled_note(view: TextView, start: int, end: int, reading: Reading, eviden
 def bracketed_pieces(view: TextView, reading: Reading, evidence: str, score: float) -> None:
     """The pieces of a view whose 注 are bracketed (a plain copy, the 四部叢刊 鄭注): 經 outside the
     brackets, 注 inside (groups side by side one 注, as the page cut it into columns), an editor's
-    note (案…) OTHER, what follows a ○ inside a group OTHER (another's words: 張爾岐's, a sound), a group
+    note (案…) OTHER, a group whose parts ○ parts read part by part (:func:`_circled_note`), a group
     without Han (a footnote number) removed; the brackets and the ○ are removals."""
     vt = view.text
     pos = 0

@@ -24,7 +24,7 @@ from typing import Optional
 
 from pipeline.layers.anchors import Letters, is_letter, locate, parse_head
 from pipeline.layers.groups import Para, alternate, resolve_group
-from pipeline.layers.markers import SHU_LINE_MARK, Marker, later_scholar, line_marker, marker_span
+from pipeline.layers.markers import COMPILER_NOTE, SHU_LINE_MARK, Marker, later_scholar, line_marker, marker_span
 from pipeline.read.furniture import NOTE_LINE, footnote_refs, line_furniture, lines
 from pipeline.read.reading import Piece, Reading, trimmed
 from pipeline.records import Removal, RunShape
@@ -406,10 +406,6 @@ def marked_line(raw: str, line: Line, marker: Marker, reading: Reading) -> None:
     if start < line.end:
         reading.pieces.append(Piece(marker.layer, start, line.end, "marker", 1.0))
 
-
-#: a compiler's note opening its paragraph: 案, 按, or his given name before it (世佐案: 盛世佐's 儀禮集編);
-#: no clause of the 經 opens so (none in the dev and test gold)
-COMPILER_NOTE = re.compile(r"(?:[\u4e00-\u9fff]{2})?[案按](?=[\u4e00-\u9fff])")
 
 #: the commentary's own marks in 古今圖書集成 (禮儀典, as Wikisource gives it): 〈注〉 and 〈疏〉 (〈疏:〉)
 #: open the 注 and the 疏 after a 經 paragraph, on one line, and 朱熹's 今按 follows them (OTHER)

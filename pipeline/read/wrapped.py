@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
 
-from pipeline.layers.markers import SECTION_LABEL, Marker, inline_regex, line_marker, marker_span
+from pipeline.layers.markers import COMPILER_NOTE, SECTION_LABEL, Marker, inline_regex, line_marker, marker_span
 from pipeline.read.furniture import line_furniture, lines
 from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
 from pipeline.read.web import is_title
@@ -163,10 +163,9 @@ def read_wrapped(raw: str) -> Reading:
 
 
 #: where the commentary is set lower, a lowered line that no commentary goes on into and that opens
-#: with a note (世佐案, 愚案, 案, 按: the compiler's own word, set lower still in 儀禮集編) is his note,
-#: OTHER, not 經; and a lowered line 右X (右旅酬: "the above is the 旅酬", markers.SECTION_LABEL) is his
-#: section label
-COMPILER_NOTE = re.compile(r"^[\u4e00-\u9fff]{0,3}?[案按](?=[\u4e00-\u9fff])")
+#: with a note (markers.COMPILER_NOTE: 世佐案, 愚案, 案, 按, the compiler's own word, set lower still in
+#: 儀禮集編) is his note, OTHER, not 經; and a lowered line 右X (右旅酬: "the above is the 旅酬",
+#: markers.SECTION_LABEL) is his section label
 
 #: an explanation opening a line (釋曰…): the compiler's, after 賈公彥's manner (儀禮集釋), as the 疏
 EXPLANATION = Marker("釋曰", "SHU", "line", keep=True, note="explanation")
