@@ -51,6 +51,9 @@ ZHU_NOTE = re.compile(r"注")
 #: sound at the piece's end (…還音旋)
 SMALL_ZHU = re.compile(r"注(?=今文|古文|[今古][ \u3000]*$)")
 SOUND_AT_END = re.compile(r"(?:[\u4e00-\u9fff]音[\u4e00-\u9fff])+[ \u3000]*$")
+#: particles no 經 piece opens with: a line opening so after a block goes on with it (a site broke the
+#: paragraph where a page of the 四庫 ended: …凡飨祝之辞虽或言于尸之 | 之耳其或有拜妥尸之类…)
+CARRIED_OVER = tuple("之也者矣耳焉乎哉")
 #: from this many lines opening a block (at their start or after a 經 piece), a text is this book: no
 #: other text writes 正義 before a scholar's full name
 MIN_BLOCKS = 2
@@ -87,7 +90,8 @@ def read_yishu(raw: str) -> Reading:
             _trimmed_add(raw, reading, "OTHER", s, e, "layout", 0.9, "title")
         elif BLOCK_OPEN.search(text):  # a 經 piece with its block on the same line
             last = _jing(raw, s, e, reading)
-        elif lowered and line.indented and last is not None:  # a wrapped line of the block or note above
+        elif last is not None and ((lowered and line.indented) or text.startswith(CARRIED_OVER)):
+            # a wrapped line of the block or note above, or its paragraph broken by a site (之耳其或有…)
             last = _commentary(raw, s, e, reading, last)
         elif SPEAKER_RE.match(text) or (not lowered and SPEAKER_RE.search(text)):
             # a block's paragraph broken by the site (or a wrapped block's new scholar at a line's start)
@@ -99,9 +103,13 @@ def read_yishu(raw: str) -> Reading:
 
 def _commentary_set_lower(raw: str, lines: list) -> bool:
     """Whether the commentary is set lower than the 經 (Kanripo's view of the 四庫 text, cut at the
-    page's width: a line set lower goes on with the block above it, a line at the margin is 經)."""
+    page's width: a line set lower goes on with the block above it, a line at the margin is 經): the
+    blocks open on lines set lower, and a tenth of the lines or more are at the margin. A site that
+    indents every paragraph alike may leave one line at the margin where its page begins, which says
+    nothing (its pages of 覲禮 and 特牲)."""
     opening = [line.indented for line in lines if BLOCK_OPEN.match(raw, line.start, line.end)]
-    return bool(opening) and sum(opening) >= 0.75 * len(opening) and any(not line.indented for line in lines)
+    at_margin = sum(1 for line in lines if not line.indented)
+    return bool(opening) and sum(opening) >= 0.75 * len(opening) and at_margin >= max(2, 0.1 * len(lines))
 
 
 def _trimmed_add(raw: str, reading: Reading, layer: str, start: int, end: int, evidence: str, score: float,
