@@ -163,10 +163,12 @@ def furniture(text: str, start: int = 0, end: Optional[int] = None) -> list[Remo
             if m.end() > m.start():
                 out.append(Removal(m.start(), m.end(), reason))
     # a copy of the edition from a site (read here by its marks, pipeline.read.layout): the site's lines
-    # (Wikisource's page title and proofreading status, a reader's navigation …)
-    for s, e in lines(text):
-        if start <= s and e <= end and is_site_line(text[s:e]):
-            out.append(Removal(s, e, "site"))
+    # (Wikisource's page title and proofreading status, a reader's navigation …); Kanripo's own files
+    # have none, and are not scanned for them (it was most of this function's time on the corpus)
+    if not is_kanripo(text):
+        for s, e in lines(text):
+            if start <= s and e <= end and is_site_line(text[s:e]):
+                out.append(Removal(s, e, "site"))
     out.sort(key=lambda r: r.start)
     # a header line swallows the page marks etc. inside it
     kept: list[Removal] = []
