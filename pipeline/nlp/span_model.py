@@ -444,6 +444,35 @@ def _overlaps(a: Triple, b: Triple) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
+class _Taken:
+    """The characters the kept spans cover, so that whether a span overlaps one of them costs its own
+    length, not the number kept (a long paragraph holds tens of thousands of spans: testing each new
+    one against every kept one made :func:`combine` quadratic). Empty spans, which cover no
+    character but overlap a span that holds their position strictly inside, are tested one by one
+    as :func:`_overlaps` does."""
+
+    def __init__(self, spans: Sequence[Triple], size: int):
+        self.chars = bytearray(size)
+        self.empty: list[Triple] = []
+        self.kept: list[Triple] = []
+        for span in spans:
+            self.add(span)
+
+    def add(self, span: Triple) -> None:
+        s, e = span[0], span[1]
+        self.kept.append(span)
+        if s < e:
+            self.chars[s:e] = b"\x01" * (e - s)
+        else:
+            self.empty.append(span)
+
+    def overlaps(self, span: Triple) -> bool:
+        s, e = span[0], span[1]
+        if s >= e:
+            return any(_overlaps(span, k) for k in self.kept)
+        return any(self.chars[s:e]) or any(_overlaps(span, k) for k in self.empty)
+
+
 def combine(lexicon: Sequence[Triple], model: Sequence[Triple], mode: str = "fill",
             labels: Optional[Iterable[str]] = None) -> list[Triple]:
     """The spans to keep from the lexicon's and the model's, never overlapping (see the module
@@ -459,11 +488,12 @@ def combine(lexicon: Sequence[Triple], model: Sequence[Triple], mode: str = "fil
         first, second = model, lexicon
     else:
         raise ValueError(f"unknown span model mode {mode!r}: choose one of {', '.join(MODES)}")
-    kept = list(first)
+    size = max((max(s, e) for s, e, _ in (*first, *second)), default=0)
+    taken = _Taken(first, size)
     for span in second:
-        if not any(_overlaps(span, k) for k in kept):
-            kept.append(span)
-    return sorted(kept)
+        if not taken.overlaps(span):
+            taken.add(span)
+    return sorted(taken.kept)
 
 
 # -- the spaCy component ----------------------------------------------------------------------------
