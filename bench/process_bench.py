@@ -145,6 +145,31 @@ def short_records(tmp: Path, files: list[Path], n: int = 2000) -> dict:
     return run
 
 
+def long_paragraph(tmp: Path, files: list[Path], factors: tuple[int, ...]) -> list[dict]:
+    """The 經 of every `zhengzhu-sbck` chapter run together with no line break (a scholar's copy of
+    the classic pasted as one paragraph), 1, 2 and 4 times over: one document, one segment, one
+    worker. The cost per character should not grow with the paragraph's length (until 2026-11-28
+    the span model's merge of its spans with the lexicon's was quadratic in the spans of a segment)."""
+    from pipeline.layers import segment_layers
+
+    pieces = []
+    for path in files:
+        if path.parent.name == "zhengzhu-sbck":
+            text = path.read_text(encoding="utf-8")
+            pieces += [s.text.replace("\n", "").replace("¶", "") for s in segment_layers(text, str(path)).segments if s.layer == "JING"]
+    classic = "".join(pieces)
+    runs = []
+    for factor in factors:
+        src = tmp / f"paragraph{factor}.txt"
+        src.write_text(classic * factor, encoding="utf-8")
+        run = measured_run([str(src)], 1, tmp / f"paragraph{factor}.jsonl")
+        run["factor"] = factor
+        runs.append(run)
+    for run in runs:
+        run["seconds_per_char_vs_1x"] = round((run["seconds"] / run["chars"]) / (runs[0]["seconds"] / runs[0]["chars"]), 2)
+    return runs
+
+
 def git_state() -> str:
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
@@ -235,6 +260,7 @@ def main() -> None:
         result["machine_ceiling"] = machine_ceiling()
         result["speedup_2_workers_steady"] = round(result["workers"][1]["steady_chars_per_second"] / result["workers"][0]["steady_chars_per_second"], 2)
         result["short_records"] = short_records(tmp, files)
+        result["long_paragraph"] = long_paragraph(tmp, files, (1, 2) if args.quick else (1, 2, 4))
         result["stages"] = stage_times(files)
         # cost against size: a sample of the corpus (every SAMPLE_STEP-th file, so every edition is in
         # it) copied 1, 4 and 16 times, so that the whole benchmark stays within about 15 minutes
@@ -336,6 +362,14 @@ def render(r: dict) -> str:
         lines += ["", f"Many short records: {sr['records']:,} 經 passages of `zhengzhu-sbck` as JSONL without `meta.layer` "
                   f"({sr['chars']:,} chars), 1 worker: {sr['seconds']} s, {sr['ms_per_record']} ms per record "
                   f"({sr['chars_per_second']:,} chars/s): the layer model runs once per record."]
+    lp = r.get("long_paragraph")
+    if lp:
+        lines += ["", f"One long paragraph: the 經 of the {CORPUS.name}'s `zhengzhu-sbck` chapters run together with no line "
+                  "break (one document, one segment), 1, 2 and 4 times over, 1 worker; the cost per character should not "
+                  "grow with the paragraph's length.", "",
+                  "| copies | chars | seconds | chars/s | peak RSS (MB) | cost per char vs 1x |", "| --- | --- | --- | --- | --- | --- |"]
+        lines += [f"| {x['factor']}x | {x['chars']:,} | {x['seconds']} | {x['chars_per_second']:,} | {x['peak_rss_mb']} | "
+                  f"{x['seconds_per_char_vs_1x']} |" for x in lp]
     p = r["peer"]
     lines += ["", f"Reference peer on the {p['text']}, same run: UD-Kanbun (udkanbun, offline, tokenises, tags and parses "
               f"line by line) {p['udkanbun'].get('chars_per_second', p['udkanbun'])} chars/s; "
