@@ -67,6 +67,19 @@ def test_decode_binary_is_refused_with_the_file_named(data):
         decode_bytes(data, "scan.png")
 
 
+def test_decode_errors_name_the_line_of_the_first_bad_byte():
+    """A scholar's file spoiled in one place (a NUL byte pasted in, the UTF-8 of a lone surrogate that
+    no encoding reads) is refused with the line to look at, not only the file."""
+    text = (seed("000")[:300].rsplit("\n", 1)[0] + "\n").encode("utf-8")
+    lines = text.count(b"\n")
+    with pytest.raises(DecodeError, match=rf"a\.txt: binary data .*the first at line {lines + 1}, byte 3: 0x00\)"):
+        decode_bytes(text + b"ab\x00c", "a.txt")
+    with pytest.raises(DecodeError, match=rf"a\.txt: not valid UTF-8, GB18030 or Big5 text \(UTF-8 fails at line {lines + 1}, byte 1: 0xed"):
+        decode_bytes(text + b"\xed\xa0\x80" + text, "a.txt")
+    with pytest.raises(DecodeError, match=rf"a\.txt: line {lines + 1}, byte 1: starts with a UTF-8 byte-order mark"):
+        decode_bytes(codecs.BOM_UTF8 + text + b"\xff", "a.txt")
+
+
 def test_decode_error_is_a_value_error():
     assert issubclass(DecodeError, ValueError)
 

@@ -27,6 +27,19 @@ class DecodeError(ValueError):
     """A file that cannot be read as text; the message names the file and says why."""
 
 
+def _where(data: bytes, pos: int) -> str:
+    """Where byte ``pos`` is, as an editor shows it: its line (from 1) and its byte in the line (from 1)."""
+    line = data.count(b"\n", 0, pos) + 1
+    line_start = data.rfind(b"\n", 0, pos) + 1
+    return f"line {line}, byte {pos - line_start + 1}"
+
+
+def _first_binary(data: bytes) -> int:
+    """The offset of the first NUL or stray control byte."""
+    found = _BINARY_CONTROLS.search(data)
+    return found.start() if found else 0
+
+
 def _looks_binary(data: bytes) -> bool:
     sample = data[:65536]
     if b"\x00" in sample:
@@ -51,19 +64,21 @@ def decode_bytes(data: bytes, source: str = "<bytes>") -> tuple[str, str]:
         try:
             return data[len(codecs.BOM_UTF8):].decode("utf-8"), "utf-8-sig"
         except UnicodeDecodeError as exc:
-            raise DecodeError(f"{source}: starts with a UTF-8 byte-order mark but is not UTF-8 "
-                              f"(byte {exc.start + 3}: {exc.reason})") from None
+            raise DecodeError(f"{source}: {_where(data, exc.start + 3)}: starts with a UTF-8 byte-order mark "
+                              f"but is not UTF-8 there (0x{data[exc.start + 3]:02x}: {exc.reason})") from None
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             return data.decode("utf-16"), "utf-16"
         except UnicodeDecodeError:
             raise DecodeError(f"{source}: starts with a UTF-16 byte-order mark but does not decode as UTF-16") from None
     if _looks_binary(data):
-        raise DecodeError(f"{source}: binary data (NUL bytes or control characters), not a text file")
+        pos = _first_binary(data)
+        raise DecodeError(f"{source}: binary data (NUL bytes or control characters, the first at {_where(data, pos)}: "
+                          f"0x{data[pos]:02x}), not a text file")
     try:
         return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        pass
+    except UnicodeDecodeError as exc:
+        not_utf8 = exc
     candidates: list[tuple[float, str, str]] = []
     for encoding in ("gb18030", "big5"):
         try:
@@ -72,7 +87,9 @@ def decode_bytes(data: bytes, source: str = "<bytes>") -> tuple[str, str]:
             continue
         candidates.append((_score(text), encoding, text))
     if not candidates:
-        raise DecodeError(f"{source}: not valid UTF-8, GB18030 or Big5 text")
+        pos = not_utf8.start
+        raise DecodeError(f"{source}: not valid UTF-8, GB18030 or Big5 text (UTF-8 fails at {_where(data, pos)}: "
+                          f"0x{data[pos]:02x}, {not_utf8.reason})")
     candidates.sort(key=lambda c: c[0], reverse=True)
     score, encoding, text = candidates[0]
     if score <= 0 and any(ch == "\ufffd" for ch in text):
