@@ -34,8 +34,10 @@ def _exit_for_failures(failed: int) -> None:
 EVIDENCE_ABBREV = {"marker": "mk", "anchor": "an", "layout": "ly", "model": "md", "default": "df"}
 
 
-def _summary_table(rows) -> Table:
-    """One row per document; narrow enough for an 80-column terminal."""
+def _summary_table(rows, names: list[str]) -> Table:
+    """One row per document; narrow enough for an 80-column terminal. A failed document's row says
+    so in its layout column: its error, printed in full as it happened, has no room here (a column for
+    it, squeezed to nothing, had folded each such row over a dozen blank lines)."""
     table = Table(
         title="yili process",
         caption="segments decided by: mk marker, an anchor, ly layout, md model, df default",
@@ -44,28 +46,27 @@ def _summary_table(rows) -> Table:
         padding=(0, 1),
         collapse_padding=True,
     )
-    errors = any(st.error for st in rows)
     data = []
-    for st in rows:
+    for st, name in zip(rows, names):
         evidence = " ".join(f"{EVIDENCE_ABBREV.get(k, k)}{v}" for k, v in sorted(st.evidence.items()))
         layout = st.layout if st.encoding in ("", "utf-8") else f"{st.layout} ({st.encoding})"
+        if st.error:
+            layout = "[red]failed[/red]"
         data.append([
-            Path(st.source).name if st.source else "-",
+            escape(name),
             layout,
             "/".join(str(st.segments.get(layer, 0)) for layer in ("JING", "ZHU", "SHU", "OTHER")),
             evidence,
             str(st.sentences),
             str(sum(st.spans.values())),
             str(st.actions),
-            *([(st.error or "")[:120]] if errors else []),
         ])
     heads = ["document", "layout", "經/注/疏/other", "decided by", "sent", "spans", "tuples"]
-    heads += ["error"] if errors else []
     for i, head in enumerate(heads):
         widest = max([len(row[i]) for row in data] + [len(head)])
         if head in ("document", "layout"):
             table.add_column(head, no_wrap=True, max_width=14, overflow="ellipsis")
-        elif head in ("decided by", "error"):
+        elif head == "decided by":
             table.add_column(head, overflow="fold", min_width=8)
         else:
             table.add_column(head, justify="right", no_wrap=True, min_width=widest)
@@ -155,7 +156,7 @@ def process(
             err.print(f"[red]cannot write {output}:[/red] {exc.strerror or exc}")
             raise typer.Exit(code=2)
     if not quiet:
-        Console().print(_summary_table(report.rows))
+        Console().print(_summary_table(report.rows, report.names))
         Console().print(
             f"{len(report.rows)} document(s), {report.chars:,} chars in {report.seconds:.1f}s "
             f"({report.chars_per_second:,.0f} chars/s; {report.reused} reused from {output}.d/) → {output}"

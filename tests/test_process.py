@@ -118,6 +118,27 @@ def test_binary_and_empty_files(tmp_path):
     assert "error" not in lines[1] and lines[1]["text"] == "" and lines[1]["actions"] == []
 
 
+def test_the_summary_names_each_failed_input_on_one_row_of_an_80_column_terminal(tmp_path):
+    """A failed input's row says 'failed' and names the line to mend (r.jsonl:2); its error, printed in
+    full as it happens, is not squeezed into a column of the table (which had folded each such row
+    over a dozen blank lines)."""
+    records = tmp_path / "r.jsonl"
+    records.write_text(json.dumps({"text": "主人阼階上拜送爵。"}, ensure_ascii=False) + "\n{not json\n"
+                       + json.dumps({"meta": {}}) + "\n", encoding="utf-8")
+    binary = tmp_path / "b.txt"
+    binary.write_bytes("主人拜。\n".encode("utf-8") * 3 + b"\x00\x01")
+    result = runner.invoke(app, ["process", str(records), str(binary), "-o", str(tmp_path / "o.jsonl"), "--no-resume"],
+                           env={"COLUMNS": "80"})
+    assert result.exit_code == 3, result.output
+    assert f"{binary}: binary data (NUL bytes or control characters, the first at line 4, byte 1: 0x00)" in result.output
+    lines = result.output.splitlines()
+    head = next(i for i, line in enumerate(lines) if "經/注/疏/other" in line)
+    rows = lines[head + 2:head + 6]  # under the header's rule: one line per input, nothing between
+    assert [row.split()[:2] for row in rows] == [["r.jsonl:1", "record"], ["r.jsonl:2", "failed"],
+                                                  ["r.jsonl:3", "failed"], ["b.txt", "failed"]]
+    assert rows[0].split()[-1] == "1"  # its one tuple
+
+
 def test_samples_flag_processes_the_bundled_seeds(tmp_path):
     out = tmp_path / "s.jsonl"
     result = runner.invoke(app, ["process", "--samples", "-o", str(out)], env={"COLUMNS": "220"})

@@ -76,10 +76,23 @@ class RunReport:
     seconds: float = 0.0
     #: (JSONL file, document) -> how many of its records were read as that document's passages
     passages: Counter = field(default_factory=Counter)
+    #: index -> where the input came from ("path" or "path:line" for a JSONL record), for the summary
+    #: of records whose meta names no source
+    origins: dict[int, str] = field(default_factory=dict)
 
     @property
     def rows(self) -> list[Stats]:
         return [self.by_index[i] for i in sorted(self.by_index)]
+
+    @property
+    def names(self) -> list[str]:
+        """Each row's document as the summary shows it: its source's file name, else its origin's
+        (``records.jsonl:12``); a failed input's origin, where the fault is to be mended."""
+        names = []
+        for i in sorted(self.by_index):
+            st, origin = self.by_index[i], self.origins.get(i, "")
+            names.append(Path(origin if (st.error and origin) or not st.source else st.source).name or "-")
+        return names
 
     @property
     def chars_per_second(self) -> float:
@@ -231,6 +244,7 @@ class BatchRunner:
         def feed() -> Iterator[tuple[int, InputItem]]:
             for item in self._items(inputs):
                 index = len(slots)
+                report.origins[index] = item.origin
                 if item.document is not None:
                     report.passages[(item.jsonl, item.document)] += 1
                 if item.error is not None:  # nothing to compute: the error is the result
