@@ -161,7 +161,8 @@ def process(
             f"{len(report.rows)} document(s), {report.chars:,} chars in {report.seconds:.1f}s "
             f"({report.chars_per_second:,.0f} chars/s; {report.reused} reused from {output}.d/) → {output}"
         )
-        hints = [_unmarked_hint(report.rows), _classic_hint(report.rows), _passages_hint(report.passages)]
+        hints = [_unmarked_hint(report.rows), _classic_hint(report.rows), _passages_hint(report.passages),
+                 _left_out_hint(paths)]
         if (cfg.get("witness") or {}).get("paths"):
             hints.append(_witness_hint(report.rows))
         for hint in hints:
@@ -235,6 +236,22 @@ def _classic_hint(rows) -> Optional[str]:
     return (f"{len(classic)} document(s) read as the classic alone (no marker, and no gloss or note on the readings "
             "a commentary writes): every line 經. If one holds commentary, run with -c a config that sets "
             "[layers] classic_alone = false.")
+
+
+def _left_out_hint(paths: List[str]) -> Optional[str]:
+    """A word for the files of the folders named that were not read (by their kind): a scholar's folder
+    may hold a TEI .xml or a .text copy that is meant to be read."""
+    from collections import Counter
+
+    from pipeline.read.inputs import left_out
+
+    files = left_out(paths)
+    if not files:
+        return None
+    kinds = Counter(p.suffix.lower() or p.name for p in files)
+    listed = ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+    return (f"{len(files)} file(s) in the folders named were left out: yili does not take their kind from a folder "
+            f"({listed}; the first: {files[0]}). Name such a file to read it as text.")
 
 
 def _unmarked_hint(rows) -> Optional[str]:

@@ -139,6 +139,28 @@ def test_the_summary_names_each_failed_input_on_one_row_of_an_80_column_terminal
     assert rows[0].split()[-1] == "1"  # its one tuple
 
 
+def test_a_folder_s_files_left_out_are_told_and_a_link_to_nowhere_is_an_error(tmp_path):
+    """A folder holds what a scholar gathered: a TEI .xml and a scan are left out by their kind, and the
+    run says so (they had gone unmentioned); a link whose file is gone is that document's error, not
+    skipped."""
+    folder = tmp_path / "ch"
+    folder.mkdir()
+    (folder / "a.txt").write_text("主人拜賓，賓荅拜。\n", encoding="utf-8")
+    (folder / "b.xml").write_text("<TEI><text><body><p>主人拜賓，賓荅拜。</p></body></text></TEI>", encoding="utf-8")
+    (folder / "scan.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    (folder / "gone.txt").symlink_to(tmp_path / "moved.txt")
+    out = tmp_path / "o.jsonl"
+    result = runner.invoke(app, ["process", str(folder), "-o", str(out), "--no-resume"], env={"COLUMNS": "200"})
+    records = list(srsly.read_jsonl(out))
+    assert result.exit_code == 1, result.output
+    assert [Path(r["meta"]["source"]).name for r in records] == ["a.txt", "gone.txt"]
+    assert records[0]["actions"] and records[1]["error"] == f"{folder / 'gone.txt'}: a link to {tmp_path / 'moved.txt'}, which leads to no file"
+    assert "2 file(s) in the folders named were left out" in result.output and "(.png 1, .xml 1;" in result.output
+    # named, the .xml is read (as markup)
+    assert runner.invoke(app, ["process", str(folder / "b.xml"), "-o", str(out), "-q"]).exit_code == 0
+    assert [a["verb"] for a in srsly.read_jsonl(out).__next__()["actions"]] == ["拜", "拜"]
+
+
 def test_samples_flag_processes_the_bundled_seeds(tmp_path):
     out = tmp_path / "s.jsonl"
     result = runner.invoke(app, ["process", "--samples", "-o", str(out)], env={"COLUMNS": "220"})

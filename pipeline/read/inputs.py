@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import glob
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
@@ -45,14 +46,33 @@ def expand_paths(inputs: Iterable[str]) -> Iterator[Path]:
             yield from (Path(m) for m in matches if Path(m).is_file())
         elif path.is_dir():
             # listed once, when the folder is reached: a file that disappears later is reported
-            # as unreadable in its place, never silently skipped
-            yield from [
-                sub for sub in sorted(path.rglob("*"))
-                if sub.is_file() and not sub.name.startswith(".")
-                and sub.suffix.lower() in TEXT_SUFFIXES | JSONL_SUFFIXES | EPUB_SUFFIXES | DOCX_SUFFIXES
-            ]
+            # as unreadable in its place, never silently skipped; so is a link that leads nowhere
+            yield from [sub for sub in sorted(path.rglob("*")) if _read_in_folder(sub)]
         else:
             yield path
+
+
+READ_SUFFIXES = TEXT_SUFFIXES | JSONL_SUFFIXES | EPUB_SUFFIXES | DOCX_SUFFIXES
+
+
+def _read_in_folder(sub: Path) -> bool:
+    """Whether a path found under a named folder is one of its documents: a file (or a link that
+    leads nowhere, to be reported) of a kind yili reads, not hidden."""
+    if sub.name.startswith(".") or sub.suffix.lower() not in READ_SUFFIXES:
+        return False
+    return sub.is_file() or (sub.is_symlink() and not sub.exists())
+
+
+def left_out(inputs: Iterable[str]) -> list[Path]:
+    """The files under the folders named that are not read, by their kind (a scan, a .csv, a TEI .xml):
+    a scholar who named the folder should hear of them, and can name one to read it as text."""
+    out: list[Path] = []
+    for item in inputs:
+        path = Path(item)
+        if path.is_dir():
+            out += [sub for sub in sorted(path.rglob("*"))
+                    if sub.is_file() and not sub.name.startswith(".") and sub.suffix.lower() not in READ_SUFFIXES]
+    return out
 
 
 def _jsonl_lines(path: Path) -> Iterator[tuple[int, Optional[str], Optional[str]]]:
@@ -173,7 +193,10 @@ def iter_inputs(inputs: Iterable[str]) -> Iterator[InputItem]:
 
     for path in expand_paths(inputs):
         if not path.exists():
-            yield InputItem(str(path), {"meta": {"source": str(path)}}, f"{path}: no such file")
+            why = "no such file"
+            if path.is_symlink():  # a link whose file is gone, or a loop of links
+                why = f"a link to {os.readlink(path)}, which leads to no file"
+            yield InputItem(str(path), {"meta": {"source": str(path)}}, f"{path}: {why}")
         elif path.suffix.lower() in JSONL_SUFFIXES:
             try:
                 yield from iter_jsonl(path)
