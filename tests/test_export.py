@@ -429,6 +429,33 @@ def test_command_line(tmp_path, processed):
     assert bad.exit_code == 2
 
 
+def test_command_line_counts_the_lines_it_cannot_read(tmp_path, processed):
+    """A processed file copied short (its last line cut inside a character) and one hand-edited line
+    that is no JSON: the other documents are exported, each bad line is named, and the exit status is
+    the number of lines lost. The cut line had stopped the whole export with a bare UnicodeDecodeError;
+    the error record `yili process` wrote is passed over and not counted."""
+    import typer
+    from typer.testing import CliRunner
+
+    from pipeline.export import export_command
+
+    app = typer.Typer()
+    app.command("export")(export_command)
+    app.command("noop")(lambda: None)
+    data = processed.read_bytes()
+    whole = json.dumps(seed003_record(), ensure_ascii=False).encode("utf-8")
+    cut = whole[:whole.index("主人".encode("utf-8")) + 1]  # one byte into 主
+    spoiled = tmp_path / "spoiled.jsonl"
+    spoiled.write_bytes(data + b'{"text": "a", \n' + cut)
+    result = CliRunner().invoke(app, ["export", str(spoiled), "-o", str(tmp_path / "cli"), "-f", "jsonl"],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 2, result.output
+    assert f"skipped {spoiled}:4: invalid JSON" in result.output
+    assert f"skipped {spoiled}:5: not UTF-8" in result.output
+    assert "2 document(s) exported, 1 error record(s) skipped, 2 line(s) unreadable" in result.output
+    assert len((tmp_path / "cli" / "documents.jsonl").read_text(encoding="utf-8").splitlines()) == 2
+
+
 # -- the pipeline's own output ---------------------------------------------------------------------
 def test_real_processed_seed_exports_consistently(tmp_path, processed_seeds):
     import conllu

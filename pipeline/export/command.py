@@ -43,6 +43,9 @@ class ExportReport:
     #: (origin, message) of error lines and records that could not be exported
     errors: list[tuple[str, str]] = field(default_factory=list)
     duplicates: int = 0
+    #: of the errors, lines that could not be read as processed records (the rest are the error
+    #: records `yili process` wrote, passed over)
+    unreadable: int = 0
     #: rows of each table exported in this run
     rows: dict[str, int] = field(default_factory=dict)
     #: rows of each table in the database after the run
@@ -82,7 +85,8 @@ def run_export(
     out.mkdir(parents=True, exist_ok=True)
     loaded = load_documents(inputs)
     docs = loaded.documents
-    report = ExportReport(documents=len(docs), errors=loaded.errors, duplicates=loaded.duplicates)
+    report = ExportReport(documents=len(docs), errors=loaded.errors, duplicates=loaded.duplicates,
+                          unreadable=loaded.unreadable)
     tables = Tables.build(docs)
     report.rows = tables.counts()
 
@@ -143,6 +147,7 @@ def export_command(
 ) -> None:
     """Turn processed records into datasets (JSONL, CSV, Parquet, DuckDB, CoNLL-U, DocBin) and HTML views."""
     from rich.console import Console
+    from rich.markup import escape
 
     err = Console(stderr=True)
     missing = [str(p) for p in inputs if not Path(p).is_file()]
@@ -163,11 +168,14 @@ def export_command(
         err.print(f"[red]cannot export:[/red] {exc}")
         raise typer.Exit(code=2)
     for origin, message in report.errors[:20]:
-        err.print(f"[yellow]skipped[/yellow] {origin}: {message[:160]}")
+        where = "" if message.startswith(origin) else f"{origin}: "  # most messages name their line
+        err.print(f"[yellow]skipped[/yellow] {escape(where + message[:160])}")
     if not quiet:
         out = Console()
         rows = " ".join(f"{k} {v}" for k, v in report.rows.items())
-        out.print(f"{report.documents} document(s) exported, {len(report.errors)} error record(s) skipped"
+        passed = len(report.errors) - report.unreadable
+        out.print(f"{report.documents} document(s) exported, {passed} error record(s) skipped"
+                  + (f", {report.unreadable} line(s) unreadable" if report.unreadable else "")
                   + (f", {report.duplicates} duplicate(s) replaced" if report.duplicates else ""))
         out.print(f"rows: {rows}")
         if report.db_rows:
@@ -175,5 +183,7 @@ def export_command(
         if report.conllu_sentences or report.docbin_docs:
             out.print(f"CoNLL-U sentences {report.conllu_sentences}, DocBin docs {report.docbin_docs}")
         out.print(f"→ {Path(output)}/ ({len(report.written)} files)")
+    if report.unreadable:  # the exit status counts the lines lost, as `yili process` counts its failures
+        raise typer.Exit(code=min(report.unreadable, 255))
     if report.documents == 0:
         raise typer.Exit(code=1)

@@ -151,6 +151,9 @@ class LoadResult:
     errors: list[tuple[str, str]] = field(default_factory=list)
     #: documents given more than once (same id): the last one is kept
     duplicates: int = 0
+    #: of the errors, the lines that could not be read as a processed record (not JSON, not UTF-8,
+    #: offsets outside the text), as against the error records `yili process` wrote
+    unreadable: int = 0
 
     @property
     def doc_ids(self) -> list[str]:
@@ -158,12 +161,19 @@ class LoadResult:
 
 
 def iter_records(path: Union[str, Path]) -> Iterator[tuple[str, Any]]:
-    """``(origin, record)`` of each non-blank line; a line that is not JSON gives its error text instead."""
-    with open(path, encoding="utf-8") as handle:
-        for lineno, line in enumerate(handle, 1):
+    """``(origin, record)`` of each non-blank line; a line that is not JSON gives its error text instead.
+    Lines are decoded one by one: a line cut inside a character (a copy that stopped short) or in
+    another encoding spoils itself only, not the whole export."""
+    with open(path, "rb") as handle:
+        for lineno, raw in enumerate(handle, 1):
+            origin = f"{path}:{lineno}"
+            try:
+                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                yield origin, RecordError(f"{origin}: not UTF-8 (byte {exc.start + 1} of the line: {exc.reason})")
+                continue
             if not line.strip():
                 continue
-            origin = f"{path}:{lineno}"
             try:
                 yield origin, json.loads(line)
             except json.JSONDecodeError as exc:
@@ -182,9 +192,11 @@ def load_documents(
     def add(origin: str, record: Any) -> None:
         if isinstance(record, Exception):
             result.errors.append((origin, str(record)))
+            result.unreadable += 1
             return
         if not isinstance(record, dict):
             result.errors.append((origin, f"{origin}: not a JSON object"))
+            result.unreadable += 1
             return
         if record.get("error"):
             result.errors.append((origin, str(record["error"])))
@@ -193,6 +205,7 @@ def load_documents(
             doc = ExportDocument.from_record(record, origin)
         except RecordError as exc:
             result.errors.append((origin, str(exc)))
+            result.unreadable += 1
             return
         if doc.doc_id in by_id:
             result.duplicates += 1
