@@ -6,7 +6,9 @@ BatchRunner run (tests/test_robustness.py); invalid JSON lines, records without 
 file, binary and empty files (tests/test_process.py); an output under a file (tests/test_batch.py).
 This file adds what those leave open: a stray byte in one JSONL line, line separators and lone
 surrogates inside JSON strings, a legacy-encoded JSONL file, a Kanripo file with entities and astral
-characters read by its reader, a file that vanishes during a CLI run, an output path that is a folder.
+characters read by its reader, a file that vanishes during a CLI run, an output path that is a folder;
+and for the annotation commands (`yili tasks`, `import`, `convert`), lines that are no JSON, cut inside
+a character, or records that cannot be made tasks of.
 """
 
 from __future__ import annotations
@@ -163,3 +165,61 @@ def test_an_output_path_that_is_a_folder(tmp_path, jobs):
     assert f"cannot write {folder}" in result.output and "Is a directory" in result.output
     assert list(folder.iterdir()) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "out"]  # no temporary or spool files left
+
+
+def _processed(tmp_path: Path) -> Path:
+    """`yili process` output of two real 經 passages (鄉飲酒禮), as the annotation commands read it."""
+    out = tmp_path / "processed.jsonl"
+    src = tmp_path / "r.jsonl"
+    src.write_text("\n".join(json.dumps({"text": t, "meta": {"layer": "JING", "doc": f"p{i}"}}, ensure_ascii=False)
+                             for i, t in enumerate([JING, JING2])) + "\n", encoding="utf-8")
+    assert runner.invoke(app, ["process", str(src), "-o", str(out), "-q", "--no-resume"]).exit_code == 0
+    return out
+
+
+def test_yili_tasks_reads_past_the_lines_it_cannot_use(tmp_path):
+    """`yili tasks` over a processed file with a hand-edited line that is no JSON, a record whose action
+    has lost its offsets, a last line cut inside a character, and a file that is not there: each is
+    named with its line, the good records still become tasks, and the exit status counts the four (the
+    first of them had stopped the run with a traceback)."""
+    processed = _processed(tmp_path)
+    good = processed.read_bytes()
+    broken = json.loads(good.splitlines()[0])
+    broken["actions"][0].pop("start")
+    spoiled = tmp_path / "spoiled.jsonl"
+    second = good.splitlines()[1]
+    cut = second.index("主".encode("utf-8")) + 1  # one byte into 主
+    spoiled.write_bytes(good + b"{oops\n" + json.dumps(broken, ensure_ascii=False).encode("utf-8") + b"\n" + second[:cut])
+    assert spoiled.read_bytes().count(b"\n") == 4
+    out = tmp_path / "tasks.jsonl"
+    result = runner.invoke(app, ["tasks", str(spoiled), str(tmp_path / "gone.jsonl"), "-o", str(out)])
+    assert result.exit_code == 4, result.output
+    text = " ".join(result.output.split())  # the terminal wraps long lines
+    assert f"{spoiled}:3: not JSON" in text
+    assert f"{spoiled}:4: cannot be made tasks of (KeyError: 'start')" in text
+    assert f"{spoiled}:5: not UTF-8: byte {cut} of the line (0xe4), unexpected end of data" in text
+    assert f"{tmp_path / 'gone.jsonl'}: no such file" in text
+    tasks = list(srsly.read_jsonl(out))
+    assert {t["meta"]["doc"] for t in tasks} == {"p0", "p1"} and all(t["relations"] for t in tasks if t["spans"])
+
+
+def test_yili_import_and_convert_refuse_a_cut_line_alone_and_count_what_they_refuse(tmp_path):
+    """Answers copied short (the last line cut inside a character) and one line that is no JSON: the
+    other answers are stored, the two are refused with their lines, and the exit status is 2 (it was
+    1 whatever the count; the cut line had stopped the import with a UnicodeDecodeError)."""
+    processed = _processed(tmp_path)
+    tasks = tmp_path / "tasks.jsonl"
+    assert runner.invoke(app, ["tasks", str(processed), "-o", str(tasks)]).exit_code == 0
+    lines = tasks.read_bytes().splitlines()
+    assert len(lines) >= 3
+    answers = tmp_path / "answers.jsonl"
+    answers.write_bytes(b"\n".join(lines[:-1]) + b"\n{oops\n" + lines[-1][:40] + "主".encode("utf-8")[:2])
+    result = runner.invoke(app, ["import", str(answers), "--db", str(tmp_path / "store.db"), "-d", "t"])
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert f"refused {answers}:{len(lines)}: not JSON" in text
+    assert f"refused {answers}:{len(lines) + 1}: not UTF-8" in text
+    assert f"{len(lines) - 1} answer(s) stored in 't'" in text
+    converted = runner.invoke(app, ["convert", str(answers), "-o", str(tmp_path / "c.jsonl"), "--to", "doccano"])
+    assert converted.exit_code == 2, converted.output
+    assert len((tmp_path / "c.jsonl").read_text(encoding="utf-8").splitlines()) == len(lines) - 1

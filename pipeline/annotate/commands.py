@@ -15,6 +15,7 @@ from typing import List, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 err = Console(stderr=True)
 
@@ -52,9 +53,14 @@ def tasks(
     from pipeline.annotate.tasks import tasks_command
 
     report = tasks_command(inputs, output, kind, unit, layer or None, select, limit, span_model)
+    for bad in report.bad_lines:
+        err.print(f"[red]error[/red] {escape(bad)}")
     err.print(f"{report.tasks} task(s) from {report.records} record(s) → {output}"
               + (f"; {len(report.skipped_records)} record(s) without text or with an error skipped" if report.skipped_records else "")
               + (f"; {report.misaligned_spans} span(s) cutting a character left out" if report.misaligned_spans else ""))
+    if report.bad_lines:  # the exit status counts the lines (and files) that could not be read
+        err.print(f"[red]{len(report.bad_lines)} line(s) or file(s) could not be read[/red]")
+        raise typer.Exit(code=min(len(report.bad_lines), 255))
 
 
 def import_(
@@ -74,7 +80,7 @@ def import_(
     report = import_command(inputs, dataset, _db(db, config), fmt, annotator, session, answer, utf16)
     _report_rejected(report.rejected)
     err.print(f"{report.stored} answer(s) stored in {dataset!r} (session {report.session}); {len(report.rejected)} refused")
-    raise typer.Exit(code=1 if report.rejected else 0)
+    raise typer.Exit(code=min(len(report.rejected), 255))  # the exit status counts the records refused
 
 
 def export_answers(
@@ -105,7 +111,7 @@ def convert(
     report = convert_command(inputs, output, to, fmt, utf16)
     _report_rejected(report.rejected)
     err.print(f"{report.stored} record(s) → {output}; {len(report.rejected)} refused")
-    raise typer.Exit(code=1 if report.rejected else 0)
+    raise typer.Exit(code=min(len(report.rejected), 255))
 
 
 def review(

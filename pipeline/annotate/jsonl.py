@@ -12,7 +12,7 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional, TextIO
+from typing import Any, BinaryIO, Iterable, Iterator, Optional
 
 import srsly
 
@@ -34,12 +34,21 @@ class Line:
 
 
 def read_lines(path: str | Path) -> Iterator[Line]:
-    """Every non-blank line of ``path`` ("-" for stdin) with its parsed record or its parse error."""
+    """Every non-blank line of ``path`` ("-" for stdin) with its parsed record or its parse error.
+    Lines end at ``\n`` and are decoded one by one: a line that is not UTF-8 (a copy cut inside a
+    character, a line pasted in another encoding) is that line's error, and the others are read."""
     name = str(path)
-    handle: TextIO = sys.stdin if name == "-" else open(path, encoding="utf-8", newline="")
+    stdin = name == "-"
+    handle: BinaryIO = sys.stdin.buffer if stdin else open(path, "rb")
     try:
-        for number, line in enumerate(handle, 1):
-            raw = line[:-1] if line.endswith("\n") else line
+        for number, data in enumerate(handle, 1):
+            data = data[:-1] if data.endswith(b"\n") else data
+            try:
+                raw = data.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                yield Line(name, number, data.decode("utf-8", "replace"),
+                           error=f"not UTF-8: byte {exc.start + 1} of the line (0x{data[exc.start]:02x}), {exc.reason}")
+                continue
             if not raw.strip():
                 continue
             try:
@@ -47,7 +56,7 @@ def read_lines(path: str | Path) -> Iterator[Line]:
             except json.JSONDecodeError as exc:
                 yield Line(name, number, raw, error=f"not JSON: {exc.msg} at column {exc.colno}")
     finally:
-        if handle is not sys.stdin:
+        if not stdin:
             handle.close()
 
 

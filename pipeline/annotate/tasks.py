@@ -46,6 +46,10 @@ class TasksReport:
     records: int = 0
     tasks: int = 0
     skipped_records: list[str] = field(default_factory=list)
+    #: "file:line: why" of each line that could not be read (not JSON, not UTF-8) or file that is not there
+    bad_lines: list[str] = field(default_factory=list)
+    #: where the record being read came from ("file:line"), for the message if it cannot be made tasks of
+    where: str = ""
     #: spans left out because they cut a character (e.g. half of an &KR…; entity)
     misaligned_spans: int = 0
     #: actions left out because their clause is not inside the unit
@@ -156,16 +160,30 @@ def make_tasks(records: Iterable[dict[str, Any]], kind: str = "relations", unit:
         if not isinstance(record, dict) or not isinstance(record.get("text"), str) or record.get("error"):
             report.skipped_records.append(doc_id(record) if isinstance(record, dict) else "?")
             continue
-        for task in record_tasks(record, kind, unit, layers, report):
+        try:  # a record whose spans or actions are malformed is that record's error, not the run's
+            made = list(record_tasks(record, kind, unit, layers, report))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            where = report.where or f"record {report.records}"
+            report.bad_lines.append(f"{where}: cannot be made tasks of ({type(exc).__name__}: {exc})")
+            continue
+        for task in made:
             report.tasks += 1
             yield task
 
 
-def read_records(paths: Iterable[str | Path]) -> Iterator[dict[str, Any]]:
+def read_records(paths: Iterable[str | Path], report: Optional[TasksReport] = None) -> Iterator[dict[str, Any]]:
+    """The records of the JSONL files named; a line that cannot be read, or a file that is not there,
+    goes into ``report.bad_lines`` and the rest are read (one hand-edited line had stopped the run)."""
+    report = report if report is not None else TasksReport()
     for path in paths:
+        if str(path) != "-" and not Path(path).is_file():
+            report.bad_lines.append(f"{path}: no such file")
+            continue
         for line in read_lines(path):
             if line.error:
-                raise ValueError(f"{line.source}:{line.number}: {line.error}")
+                report.bad_lines.append(f"{line.source}:{line.number}: {line.error}")
+                continue
+            report.where = f"{line.source}:{line.number}"
             yield line.record
 
 
@@ -185,7 +203,7 @@ def tasks_command(
     ``span_model``: a spaCy pipeline folder trained on the store's DocBin; with ``--select uncertain``
     the tasks where it disagrees with the rules' spans come first."""
     report = TasksReport()
-    tasks: Iterable[dict[str, Any]] = make_tasks(read_records(inputs), kind, unit, layers, report)
+    tasks: Iterable[dict[str, Any]] = make_tasks(read_records(inputs, report), kind, unit, layers, report)
     if select:
         from pipeline.annotate.select import SpacySpanModel, order_tasks
 
