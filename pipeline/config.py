@@ -35,7 +35,14 @@ def load_config(path: Optional[Path] = None, overrides: Optional[dict[str, Any]]
         path = Path(path)
         if not path.is_file():
             raise FileNotFoundError(f"config file not found: {path}")
-        config = config.merge(Config().from_disk(path))
+        try:
+            own = Config().from_disk(path)
+        except Exception as exc:  # confection names the text '<string>', not the file: name it
+            lines = [x.strip() for x in str(exc).replace("'<string>'", str(path)).splitlines() if x.strip()]
+            lines = [x for x in lines if x not in ("Config validation error",)
+                     and not x.startswith("Make sure the sections and values")]
+            raise ValueError(f"config {path} cannot be read: {' / '.join(lines) or type(exc).__name__}") from None
+        config = config.merge(own)
     if overrides:
         config = Config(config).merge(Config(overrides))
     return dict(config)

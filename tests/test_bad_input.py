@@ -223,3 +223,24 @@ def test_yili_import_and_convert_refuse_a_cut_line_alone_and_count_what_they_ref
     converted = runner.invoke(app, ["convert", str(answers), "-o", str(tmp_path / "c.jsonl"), "--to", "doccano"])
     assert converted.exit_code == 2, converted.output
     assert len((tmp_path / "c.jsonl").read_text(encoding="utf-8").splitlines()) == len(lines) - 1
+
+
+@pytest.mark.parametrize("cfg, says", [
+    ("[nlp\ntokenizer = \"char\"\n", "file: {cfg}, line: 1"),           # a bracket left open
+    ("[nlp]\n  tokenizer = \"char\"\nx\n", "[line 3]: 'x"),            # a stray line
+    ("[nlp]\ntokenizer = ${paths.none}\n", "interpolation key 'paths.none'"),
+])
+def test_a_config_that_cannot_be_read_is_named_with_its_line(tmp_path, cfg, says):
+    """A -c file with a syntax fault stops the run once (status 2) with the file and the line; the
+    parser's own message had named the text '<string>', not the file."""
+    src = tmp_path / "a.txt"
+    src.write_text(JING, encoding="utf-8")
+    path = tmp_path / "mine.cfg"
+    path.write_text(cfg, encoding="utf-8")
+    result = runner.invoke(app, ["process", str(src), "-o", str(tmp_path / "o.jsonl"), "-q", "-c", str(path)],
+                           env={"COLUMNS": "300"})
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert f"cannot set up the pipeline: config {path} cannot be read: " in text
+    assert says.format(cfg=path) in text and "<string>" not in text
+    assert not (tmp_path / "o.jsonl").exists()
