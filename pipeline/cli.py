@@ -277,7 +277,7 @@ def classify(
 
     from pipeline.layers.predict import ModelError, classify_records
     from pipeline.layers.runtime import load_model
-    from pipeline.read.inputs import iter_jsonl
+    from pipeline.read.inputs import JSONL_SUFFIXES, iter_jsonl
 
     try:
         layer_model = load_model(model)
@@ -314,6 +314,9 @@ def classify(
     count = len(items)
     err.print(f"{count} record(s) classified → {output}"
               + (f" (read as documents, order weighed: {', '.join(f'{n} {k}' for k, n in sorted(orders.items()))})" if orders else ""))
+    if items and failed == count and input.suffix.lower() not in JSONL_SUFFIXES:
+        err.print(f"{input.name} holds no JSONL record: yili classify reads records, a {{\"text\": …}} object a "
+                  "line; a text file is read by yili process, whose segments carry each layer and its score.")
     _exit_for_failures(failed)
 
 

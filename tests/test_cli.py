@@ -21,6 +21,20 @@ ZHU = "降，下也。辭，辭賓降也。今文無坐字。"
 SHU = "釋曰：自此至「主人復阼階揖降」，論主人獻賓之事。云「辭，辭賓降也」者，以其賓降，故主人辭之。"
 
 
+def test_classify_given_a_text_file_says_which_command_reads_one(tmp_path):
+    """A scholar hands `yili classify` the passage itself: every line fails as JSON, and the run says
+    that classify reads records and `yili process` reads text (a JSONL file with a bad line does not)."""
+    src = tmp_path / "passage.txt"
+    src.write_text(JING + "\n" + ZHU + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["classify", str(src), "-o", str(tmp_path / "o.jsonl")], env={"COLUMNS": "300"})
+    assert result.exit_code == 2, result.output
+    assert "passage.txt holds no JSONL record" in result.output and "yili process" in result.output
+    records = tmp_path / "r.jsonl"
+    records.write_text("{oops\n", encoding="utf-8")
+    result = runner.invoke(app, ["classify", str(records), "-o", str(tmp_path / "o.jsonl")], env={"COLUMNS": "300"})
+    assert result.exit_code == 1 and "holds no JSONL record" not in result.output
+
+
 def test_classify_labels_each_record_and_counts_bad_lines(tmp_path):
     src = tmp_path / "in.jsonl"
     lines = [
