@@ -456,6 +456,33 @@ def test_command_line_counts_the_lines_it_cannot_read(tmp_path, processed):
     assert len((tmp_path / "cli" / "documents.jsonl").read_text(encoding="utf-8").splitlines()) == 2
 
 
+def test_find_reads_either_script_and_any_spelling_and_says_when_nothing_holds_it(tmp_path, processed):
+    """--find is typed as the scholar has it: 主人一相迎于门外，再拜宾 (simplified) and 再拜賔 (the 四庫's
+    spelling) find the passage the seed writes 主人一相迎于門外,再拜賓 (they had found nothing, and the
+    flow page was empty without a word); a text no document holds is said to be so."""
+    import typer
+    from typer.testing import CliRunner
+
+    from pipeline.export import export_command, load_documents
+    from pipeline.export.views.flow import flow_rows
+    from pipeline.export.views.passages import select_passages
+
+    doc = load_documents(processed).documents[0]
+    at = doc.text.index("主人一相迎于門外,再拜賓")
+    assert doc.find("主人一相迎于门外,再拜宾") == at and doc.find("再拜賔") == doc.text.index("再拜賓")
+    assert doc.find("主人一相迎于门外,再拜宾", at + 1) == -1
+    flow = flow_rows(doc, find="一相迎于门外")
+    assert flow.start == at + 2 and flow.rows[0].clause == "再拜賓"
+    assert len(select_passages(doc, find="再拜宾")) == 1 == len(select_passages(doc, find="再拜賓"))
+    app = typer.Typer()
+    app.command("export")(export_command)
+    app.command("noop")(lambda: None)
+    result = CliRunner().invoke(app, ["export", str(processed), "-o", str(tmp_path / "v"), "-f", "html", "--find", "天子三揖"],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "'天子三揖' occurs in none of the 2 document(s)" in result.output
+
+
 # -- the pipeline's own output ---------------------------------------------------------------------
 def test_real_processed_seed_exports_consistently(tmp_path, processed_seeds):
     import conllu

@@ -143,6 +143,21 @@ class ExportDocument:
     def sentence_by_id(self) -> dict[str, dict[str, Any]]:
         return dict(zip(self.sentence_ids, self.sentences))
 
+    @cached_property
+    def matching_text(self) -> str:
+        """The text in the pipeline's matching form (traditional and simplified, 賓/賔, 荅/答 … one
+        form; as long as the text, so an index into it is one into the text)."""
+        from pipeline.text.normalise import normalise_str
+
+        return normalise_str(self.text)
+
+    def find(self, needle: str, start: int = 0, end: Optional[int] = None) -> int:
+        """Where ``needle`` first occurs in the text, as a scholar means it: in either script and any
+        edition's spelling (主人与宾三揖 finds 主人與賓三揖); -1 if nowhere."""
+        from pipeline.text.normalise import normalise_str
+
+        return self.matching_text.find(normalise_str(needle), start, len(self.text) if end is None else end)
+
 
 @dataclass
 class LoadResult:

@@ -88,7 +88,7 @@ def flow_rows(
 ) -> Flow:
     """The acts of ``doc`` in ``[start, end)`` (from the first occurrence of ``find``), in textual order."""
     if find:
-        pos = doc.text.find(find)
+        pos = doc.find(find)
         if pos < 0:
             raise ValueError(f"{find!r} does not occur in {doc.name}")
         start = pos if start is None else max(start, pos)
@@ -179,7 +179,7 @@ def flow_html(
     """A self-contained page with the flow of each document's passage (documents without ``find`` are left out)."""
     sections = []
     for doc in documents:
-        if find and find not in doc.text:
+        if find and doc.find(find) < 0:
             continue
         sections.append(flow_section(flow_rows(doc, start=start, end=end, find=find, max_acts=max_acts)))
     if not sections:

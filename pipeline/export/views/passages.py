@@ -66,7 +66,7 @@ def select_passages(
         i = bisect.bisect_left(starts, seg["start"])
         if i >= len(starts) or starts[i] >= seg["end"]:
             continue
-        if find and find not in doc.text[seg["start"]:seg["end"]]:
+        if find and doc.find(find, seg["start"], seg["end"]) < 0:
             continue
         out.append(k)
         if limit is not None and len(out) >= limit:
