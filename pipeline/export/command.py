@@ -46,7 +46,7 @@ class ExportReport:
     #: of the errors, lines that could not be read as processed records (the rest are the error
     #: records `yili process` wrote, passed over)
     unreadable: int = 0
-    #: documents holding the --find text (in either script, any edition's spelling)
+    #: documents holding the --find text (in either script, any edition's spelling), when the views are written
     found: int = 0
     #: rows of each table exported in this run
     rows: dict[str, int] = field(default_factory=dict)
@@ -89,7 +89,7 @@ def run_export(
     docs = loaded.documents
     report = ExportReport(documents=len(docs), errors=loaded.errors, duplicates=loaded.duplicates,
                           unreadable=loaded.unreadable)
-    report.found = sum(1 for d in docs if d.find(find) >= 0) if find else 0
+    report.found = sum(1 for d in docs if d.find(find) >= 0) if find and "html" in chosen else 0
     tables = Tables.build(docs)
     report.rows = tables.counts()
 
@@ -170,7 +170,7 @@ def export_command(
     except (ValueError, OSError) as exc:
         err.print(f"[red]cannot export:[/red] {exc}")
         raise typer.Exit(code=2)
-    if find and report.found == 0:
+    if find and "html" in parse_formats(formats) and report.found == 0:
         err.print(f"[yellow]'{escape(find)}' occurs in none of the {report.documents} document(s)[/yellow]: "
                   "the flow and passages pages show no passage")
     for origin, message in report.errors[:20]:
