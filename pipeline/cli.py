@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -183,6 +184,8 @@ def _witness_setting(paths: List[str], inputs: List[str] = ()) -> dict:
     named = list(expand_paths(paths))
     for path in named:
         if not path.is_file():
+            if path.is_symlink():  # found in a folder of editions, or named: either way the witness is not there
+                raise ValueError(f"--witness: {path} is a link to {os.readlink(path)}, which leads to no file")
             raise ValueError(f"--witness: no such file: {path}")
     files: dict[str, Path] = {}
     for path in named + [p for p in expand_paths(inputs) if p.is_file()]:

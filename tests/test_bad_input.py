@@ -244,3 +244,18 @@ def test_a_config_that_cannot_be_read_is_named_with_its_line(tmp_path, cfg, says
     assert f"cannot set up the pipeline: config {path} cannot be read: " in text
     assert says.format(cfg=path) in text and "<string>" not in text
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_a_link_to_nowhere_in_a_folder_of_witnesses_stops_the_run_naming_it(tmp_path):
+    """A witness is set-up: a folder of editions holding a link whose file is gone stops the run once
+    (status 2) and names the link and where it led (it had said only "no such file")."""
+    src = tmp_path / "a.txt"
+    src.write_text(JING, encoding="utf-8")
+    editions = tmp_path / "editions"
+    editions.mkdir()
+    (editions / "b.txt").write_text(JING2, encoding="utf-8")
+    (editions / "gone.txt").symlink_to(tmp_path / "moved.txt")
+    result = runner.invoke(app, ["process", str(src), "-o", str(tmp_path / "o.jsonl"), "-q", "--witness", str(editions)],
+                           env={"COLUMNS": "300"})
+    assert result.exit_code == 2, result.output
+    assert f"--witness: {editions / 'gone.txt'} is a link to {tmp_path / 'moved.txt'}, which leads to no file" in result.output
