@@ -25,6 +25,17 @@ app.add_typer(evaluate_app, name="evaluate")
 err = Console(stderr=True, soft_wrap=True)  # never break a path or a command in a message
 
 
+def _refuse_output_among_inputs(inputs: List[str], output: Path) -> None:
+    """Stop (status 2) before anything is read or written if ``-o`` names one of the inputs: the
+    output replaces its file when the run ends, and the scholar's input would be lost."""
+    from pipeline.read.inputs import output_clash
+
+    clash = output_clash(inputs, output)
+    if clash is not None:
+        err.print(f"[red]{escape(clash)}[/red]")
+        raise typer.Exit(code=2)
+
+
 def _exit_for_failures(failed: int) -> None:
     """The exit status is the number of failed documents (capped at 255 by the operating system)."""
     if failed:
@@ -109,6 +120,7 @@ def process(
     if not paths:
         err.print("[red]no input[/red]: name files, folders or globs, or use --samples")
         raise typer.Exit(code=2)
+    _refuse_output_among_inputs(paths, output)
     loaded = None
     try:
         overrides: dict = {"layers": {"undecided_layer": layer.upper()}} if layer else {}
@@ -128,7 +140,7 @@ def process(
         err.print(f"[red]cannot set up the pipeline:[/red] {escape(str(exc))}")  # [layers] … is no markup
         raise typer.Exit(code=2)
 
-    total_files = sum(documents_in(path) for path in expand_paths(paths))
+    total_files = sum(documents_in(path) for path in expand_paths(paths, output))
     progress = Progress(
         TextColumn("[bold]yili process"), BarColumn(), TextColumn("{task.completed}/{task.total} docs"),
         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=err, disable=quiet, transient=True,
@@ -290,6 +302,7 @@ def classify(
     if not input.is_file():
         err.print(f"[red]no such file:[/red] {input}")
         raise typer.Exit(code=2)
+    _refuse_output_among_inputs([str(input)], output)
     items = list(iter_jsonl(input))
     good = [item.record for item in items if item.error is None]
     orders: dict[str, int] = {}

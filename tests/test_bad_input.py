@@ -259,3 +259,33 @@ def test_a_link_to_nowhere_in_a_folder_of_witnesses_stops_the_run_naming_it(tmp_
                            env={"COLUMNS": "300"})
     assert result.exit_code == 2, result.output
     assert f"--witness: {editions / 'gone.txt'} is a link to {tmp_path / 'moved.txt'}, which leads to no file" in result.output
+
+
+@pytest.mark.parametrize("command", [["process"], ["classify"], ["tasks"], ["convert", "--to", "doccano"]])
+def test_an_output_that_is_an_input_is_refused_before_anything_is_written(tmp_path, command):
+    """`-o` naming the input itself (a slip of the shell's history): the output replaces its file when
+    the run ends, so the scholar's input was lost; now the run stops at once and the file is as it was."""
+    src = tmp_path / "mine.jsonl"
+    src.write_text(json.dumps({"text": JING, "meta": {"layer": "JING"}}, ensure_ascii=False) + "\n", encoding="utf-8")
+    before = src.read_bytes()
+    # the same file named another way
+    result = runner.invoke(app, [command[0], str(tmp_path / "." / "mine.jsonl"), "-o", str(src), *command[1:]],
+                           env={"COLUMNS": "300"})
+    assert result.exit_code == 2, result.output
+    assert f"the output {src} is also an input" in " ".join(result.output.split())
+    assert src.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.jsonl"]
+
+
+def test_an_output_inside_the_folder_read_is_not_read_back_as_input(tmp_path):
+    """`yili process ch/ -o ch/out.jsonl` run twice: the second run had read the first run's output as
+    one more input (its records processed again, its error records failing anew)."""
+    folder = tmp_path / "ch"
+    folder.mkdir()
+    (folder / "a.txt").write_text(JING, encoding="utf-8")
+    (folder / "b.txt").write_bytes(b"\x00\x01binary")
+    out = folder / "out.jsonl"
+    for _ in range(2):
+        result = runner.invoke(app, ["process", str(folder), "-o", str(out), "-q"])
+        assert result.exit_code == 1, result.output  # b.txt, and only b.txt
+        assert [Path(r["meta"]["source"]).name for r in srsly.read_jsonl(out)] == ["a.txt", "b.txt"]

@@ -34,6 +34,16 @@ def _db(db: Optional[str], config: Optional[Path]) -> Optional[str]:
     return default_url(cfg)
 
 
+def _refuse_output_among_inputs(inputs: List[Path], output: Path) -> None:
+    """Stop (status 2) before anything is read if ``-o`` names an input: the output replaces its file."""
+    from pipeline.read.inputs import output_clash
+
+    clash = output_clash([str(p) for p in inputs], output)
+    if clash is not None:
+        err.print(f"[red]{escape(clash)}[/red]")
+        raise typer.Exit(code=2)
+
+
 def _report_rejected(rejected) -> None:
     for item in rejected:
         err.print(f"[red]refused[/red] {item.where}: " + "; ".join(item.reasons))
@@ -52,6 +62,7 @@ def tasks(
     """Export the pipeline's proposals as Prodigy-compatible tasks (for db-in, spans.manual, rel.manual, yili review)."""
     from pipeline.annotate.tasks import tasks_command
 
+    _refuse_output_among_inputs(inputs, output)
     report = tasks_command(inputs, output, kind, unit, layer or None, select, limit, span_model)
     for bad in report.bad_lines:
         err.print(f"[red]error[/red] {escape(bad)}")
@@ -108,6 +119,7 @@ def convert(
     """Convert between Prodigy JSONL, Label Studio, Doccano and brat (offsets in code points), validating on the way."""
     from pipeline.annotate.importer import convert_command
 
+    _refuse_output_among_inputs(inputs, output)
     report = convert_command(inputs, output, to, fmt, utf16)
     _report_rejected(report.rejected)
     err.print(f"{report.stored} record(s) → {output}; {len(report.rejected)} refused")

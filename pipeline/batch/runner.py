@@ -137,10 +137,11 @@ class BatchRunner:
             self._own = DocumentProcessor(self.config)
         return self._own
 
-    def _items(self, inputs: Iterable[str]) -> Iterator[InputItem]:
-        """The input documents; with ``[actions] passages_as_document`` (default) the records that are
-        passages of one document each carry the names the document gives (pipeline/batch/passages.py)."""
-        items = iter_inputs(inputs)
+    def _items(self, inputs: Iterable[str], output: Optional[Path] = None) -> Iterator[InputItem]:
+        """The input documents (never the ``output`` file, which a folder read may hold); with
+        ``[actions] passages_as_document`` (default) the records that are passages of one document
+        each carry the names the document gives (pipeline/batch/passages.py)."""
+        items = iter_inputs(inputs, output)
         actions = self.config.get("actions") or {}
         if not actions.get("passages_as_document", True):
             return items
@@ -242,7 +243,7 @@ class BatchRunner:
         todo_keys: dict[int, str] = {}
 
         def feed() -> Iterator[tuple[int, InputItem]]:
-            for item in self._items(inputs):
+            for item in self._items(inputs, output):
                 index = len(slots)
                 report.origins[index] = item.origin
                 if item.document is not None:

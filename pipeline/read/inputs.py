@@ -35,21 +35,46 @@ class InputItem:
     names: tuple[str, ...] = ()
 
 
-def expand_paths(inputs: Iterable[str]) -> Iterator[Path]:
-    """Files named, files under folders named (sorted, recursive), and glob matches, in order."""
+def expand_paths(inputs: Iterable[str], exclude: Optional[Path] = None) -> Iterator[Path]:
+    """Files named, files under folders named (sorted, recursive), and glob matches, in order;
+    ``exclude`` (the run's output file) is left out of folders and globs, so that a run whose output
+    lies in the folder it reads does not read its last output back as input."""
+    skip = _resolved(exclude) if exclude is not None else None
+
+    def wanted(p: Path) -> bool:
+        return skip is None or _resolved(p) != skip
+
     for item in inputs:
         path = Path(item)
         if any(ch in item for ch in "*?[") and not path.exists():
             matches = sorted(glob.glob(item, recursive=True))
             if not matches:
                 yield path  # reported as missing
-            yield from (Path(m) for m in matches if Path(m).is_file())
+            yield from (Path(m) for m in matches if Path(m).is_file() and wanted(Path(m)))
         elif path.is_dir():
             # listed once, when the folder is reached: a file that disappears later is reported
             # as unreadable in its place, never silently skipped; so is a link that leads nowhere
-            yield from [sub for sub in sorted(path.rglob("*")) if _read_in_folder(sub)]
+            yield from [sub for sub in sorted(path.rglob("*")) if _read_in_folder(sub) and wanted(sub)]
         else:
             yield path
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):  # a loop of links
+        return Path(path).absolute()
+
+
+def output_clash(inputs: Iterable[str], output: Path) -> Optional[str]:
+    """What to say if an input named on the command line is the run's output file itself (the output
+    replaces its file when the run ends: a scholar's source would be lost); None if none is."""
+    target = _resolved(Path(output))
+    for item in inputs:
+        path = Path(item)
+        if path.is_file() and _resolved(path) == target:
+            return f"the output {output} is also an input ({item}): writing it would overwrite the input; name another -o"
+    return None
 
 
 READ_SUFFIXES = TEXT_SUFFIXES | JSONL_SUFFIXES | EPUB_SUFFIXES | DOCX_SUFFIXES
@@ -188,10 +213,10 @@ def read_file(path: Path) -> InputItem:
     return InputItem(origin, {"text": text, "meta": meta}, from_file=True)
 
 
-def iter_inputs(inputs: Iterable[str]) -> Iterator[InputItem]:
+def iter_inputs(inputs: Iterable[str], exclude: Optional[Path] = None) -> Iterator[InputItem]:
     from pipeline.read.decode import DecodeError
 
-    for path in expand_paths(inputs):
+    for path in expand_paths(inputs, exclude):
         if not path.exists():
             why = "no such file"
             if path.is_symlink():  # a link whose file is gone, or a loop of links
