@@ -60,6 +60,7 @@ def expand_paths(inputs: Iterable[str], exclude: Optional[Path] = None) -> Itera
 
 
 def _resolved(path: Path) -> Path:
+    """``path`` made absolute with its links followed, so that one file named two ways is one."""
     try:
         return Path(path).resolve()
     except (OSError, RuntimeError):  # a loop of links
