@@ -125,11 +125,11 @@ def process(
     try:
         overrides: dict = {"layers": {"undecided_layer": layer.upper()}} if layer else {}
         if witness or collate:
-            overrides["witness"] = _witness_setting(list(witness or []), paths if collate else [])
+            overrides["witness"] = _witness_setting(list(witness or []), paths if collate else [], output)
         cfg = load_config(config, overrides or None)
         named = (cfg.get("witness") or {}).get("paths") or []
         if named and "digest" not in cfg["witness"]:  # a witness named in a -c config: its files' digest too
-            cfg["witness"] = {**cfg["witness"], **_witness_setting(list(named))}
+            cfg["witness"] = {**cfg["witness"], **_witness_setting(list(named), output=output)}
         undecided_layer(cfg)  # a wrong --layer (or [layers] undecided_layer) fails the run once, here
         if executor == "local":  # fail once, clearly, if a model the config asks for is missing
             from pipeline.process import DocumentProcessor
@@ -184,23 +184,24 @@ def process(
     _exit_for_failures(report.failed)
 
 
-def _witness_setting(paths: List[str], inputs: List[str] = ()) -> dict:
+def _witness_setting(paths: List[str], inputs: List[str] = (), output: Optional[Path] = None) -> dict:
     """``[witness]`` for the ``paths`` named (and the ``inputs``, with --collate): absolute, each
     once, and with a digest of the files' bytes, so that a resumed run recomputes the documents
     when a witness changed (the config is part of their key). A witness that is not there stops
-    the run; an input that is not there is that input's error, reported in its place."""
+    the run; an input that is not there is that input's error, reported in its place. The run's
+    ``output``, in a folder named, is no witness (its last version would be read as one)."""
     import hashlib
 
     from pipeline.read.inputs import expand_paths
 
-    named = list(expand_paths(paths))
+    named = list(expand_paths(paths, output))
     for path in named:
         if not path.is_file():
             if path.is_symlink():  # found in a folder of editions, or named: either way the witness is not there
                 raise ValueError(f"--witness: {path} is a link to {os.readlink(path)}, which leads to no file")
             raise ValueError(f"--witness: no such file: {path}")
     files: dict[str, Path] = {}
-    for path in named + [p for p in expand_paths(inputs) if p.is_file()]:
+    for path in named + [p for p in expand_paths(inputs, output) if p.is_file()]:
         files.setdefault(str(path.resolve()), path)
     if not files:
         raise ValueError(f"--witness: no file in {', '.join([*paths, *inputs])}")

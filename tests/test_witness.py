@@ -138,6 +138,18 @@ def test_process_collates_with_witnesses_named_on_the_command_line(tmp_path):
     assert missing.exit_code == 2 and "nowhere.xhtml" in missing.output
 
 
+def test_the_run_s_own_output_in_a_collated_folder_is_no_witness(tmp_path):
+    """`yili process eds/ --collate -o eds/out.jsonl`, run a second time: the first run's output lies
+    in the folder and had become a witness of every edition (its JSON read as a text)."""
+    folder = tmp_path / "eds"
+    folder.mkdir()
+    for name in ("a.txt", "b.txt", "out.jsonl"):
+        (folder / name).write_text("至于郊，王使人皮弁用璧勞。\n", encoding="utf-8")
+    out = folder / "out.jsonl"
+    assert _witness_setting([], [str(folder)], out)["paths"] == [str((folder / n).resolve()) for n in ("a.txt", "b.txt")]
+    assert str(out.resolve()) in _witness_setting([], [str(folder)])["paths"]  # another run's output is a file like any
+
+
 def test_a_changed_witness_is_a_new_setting(tmp_path):
     """Finished documents are kept under the config's key: a witness edited since must not be
     taken for the one the kept results were collated with."""
