@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -192,14 +191,13 @@ def _witness_setting(paths: List[str], inputs: List[str] = (), output: Optional[
     ``output``, in a folder named, is no witness (its last version would be read as one)."""
     import hashlib
 
-    from pipeline.read.inputs import expand_paths
+    from pipeline.read.inputs import broken_link, expand_paths
 
     named = list(expand_paths(paths, output))
     for path in named:
         if not path.is_file():
-            if path.is_symlink():  # found in a folder of editions, or named: either way the witness is not there
-                raise ValueError(f"--witness: {path} is a link to {os.readlink(path)}, which leads to no file")
-            raise ValueError(f"--witness: no such file: {path}")
+            link = broken_link(path)  # found in a folder of editions, or named: either way the witness is not there
+            raise ValueError(f"--witness: {path} is {link}" if link else f"--witness: no such file: {path}")
     files: dict[str, Path] = {}
     for path in named + [p for p in expand_paths(inputs, output) if p.is_file()]:
         files.setdefault(str(path.resolve()), path)

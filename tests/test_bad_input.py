@@ -197,7 +197,7 @@ def test_yili_tasks_reads_past_the_lines_it_cannot_use(tmp_path):
     text = " ".join(result.output.split())  # the terminal wraps long lines
     assert f"{spoiled}:3: not JSON" in text
     assert f"{spoiled}:4: cannot be made tasks of (KeyError: 'start')" in text
-    assert f"{spoiled}:5: not UTF-8: byte {cut} of the line (0xe4), unexpected end of data" in text
+    assert f"{spoiled}:5: not UTF-8 (byte {cut} of the line, 0xE4: unexpected end of data)" in text
     assert f"{tmp_path / 'gone.jsonl'}: no such file" in text
     tasks = list(srsly.read_jsonl(out))
     assert {t["meta"]["doc"] for t in tasks} == {"p0", "p1"} and all(t["relations"] for t in tasks if t["spans"])

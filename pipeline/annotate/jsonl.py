@@ -16,6 +16,8 @@ from typing import Any, BinaryIO, Iterable, Iterator, Optional
 
 import srsly
 
+from pipeline.read.decode import utf8_line
+
 
 def dumps(record: dict[str, Any]) -> str:
     """One record as one line of JSON (no newline)."""
@@ -43,11 +45,9 @@ def read_lines(path: str | Path) -> Iterator[Line]:
     try:
         for number, data in enumerate(handle, 1):
             data = data[:-1] if data.endswith(b"\n") else data
-            try:
-                raw = data.decode("utf-8-sig" if number == 1 else "utf-8")
-            except UnicodeDecodeError as exc:
-                yield Line(name, number, data.decode("utf-8", "replace"),
-                           error=f"not UTF-8: byte {exc.start + 1} of the line (0x{data[exc.start]:02x}), {exc.reason}")
+            raw, why = utf8_line(data, first=number == 1)
+            if raw is None:
+                yield Line(name, number, data.decode("utf-8", "replace"), error=why)
                 continue
             if not raw.strip():
                 continue

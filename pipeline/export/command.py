@@ -46,8 +46,9 @@ class ExportReport:
     #: of the errors, lines that could not be read as processed records (the rest are the error
     #: records `yili process` wrote, passed over)
     unreadable: int = 0
-    #: documents holding the --find text (in either script, any edition's spelling), when the views are written
-    found: int = 0
+    #: documents holding the --find text (in either script, any edition's spelling); None when there
+    #: is no --find or no view is written (the only pages it shapes)
+    found: Optional[int] = None
     #: rows of each table exported in this run
     rows: dict[str, int] = field(default_factory=dict)
     #: rows of each table in the database after the run
@@ -89,7 +90,8 @@ def run_export(
     docs = loaded.documents
     report = ExportReport(documents=len(docs), errors=loaded.errors, duplicates=loaded.duplicates,
                           unreadable=loaded.unreadable)
-    report.found = sum(1 for d in docs if d.find(find) >= 0) if find and "html" in chosen else 0
+    if find and "html" in chosen:
+        report.found = sum(1 for d in docs if d.find(find) >= 0)
     tables = Tables.build(docs)
     report.rows = tables.counts()
 
@@ -170,7 +172,7 @@ def export_command(
     except (ValueError, OSError) as exc:
         err.print(f"[red]cannot export:[/red] {exc}")
         raise typer.Exit(code=2)
-    if find and "html" in parse_formats(formats) and report.found == 0:
+    if report.found == 0:
         err.print(f"[yellow]'{escape(find)}' occurs in none of the {report.documents} document(s)[/yellow]: "
                   "the flow and passages pages show no passage")
     for origin, message in report.errors[:20]:

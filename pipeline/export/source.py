@@ -17,6 +17,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from pipeline.export.chapters import chapter_of
 from pipeline.export.ids import IdAllocator, document_id
+from pipeline.read.decode import utf8_line
 
 LIST_FIELDS = ("segments", "sentences", "clauses", "spans", "actions", "removed")
 
@@ -182,10 +183,9 @@ def iter_records(path: Union[str, Path]) -> Iterator[tuple[str, Any]]:
     with open(path, "rb") as handle:
         for lineno, raw in enumerate(handle, 1):
             origin = f"{path}:{lineno}"
-            try:
-                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
-            except UnicodeDecodeError as exc:
-                yield origin, RecordError(f"{origin}: not UTF-8 (byte {exc.start + 1} of the line: {exc.reason})")
+            line, why = utf8_line(raw, first=lineno == 1)
+            if line is None:
+                yield origin, RecordError(f"{origin}: {why}")
                 continue
             if not line.strip():
                 continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from typing import Optional
 
 #: control characters that do not occur in text files (tab, LF, VT, FF, CR and ESC are allowed)
 _BINARY_CONTROLS = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
@@ -32,6 +33,17 @@ def _where(data: bytes, pos: int) -> str:
     line = data.count(b"\n", 0, pos) + 1
     line_start = data.rfind(b"\n", 0, pos) + 1
     return f"line {line}, byte {pos - line_start + 1}"
+
+
+def utf8_line(raw: bytes, first: bool = False) -> tuple[Optional[str], Optional[str]]:
+    """One line of a JSONL file: ``(text, None)``, or ``(None, why)`` if it is not UTF-8 — the one
+    message of every JSONL reader (``yili process``, ``export``, the annotation commands), which
+    decode line by line so that a line cut inside a character spoils itself only. ``first``: the
+    file's first line, which may open with a byte-order mark."""
+    try:
+        return raw.decode("utf-8-sig" if first else "utf-8"), None
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 (byte {exc.start + 1} of the line, 0x{raw[exc.start]:02X}: {exc.reason})"
 
 
 def _first_binary(data: bytes) -> int:

@@ -67,6 +67,13 @@ def _resolved(path: Path) -> Path:
         return Path(path).absolute()
 
 
+def broken_link(path: Path) -> Optional[str]:
+    """What a link that leads to no file (its file gone, or a loop of links) is; None for any other path."""
+    if path.is_symlink() and not path.exists():
+        return f"a link to {os.readlink(path)}, which leads to no file"
+    return None
+
+
 def output_clash(inputs: Iterable[str], output: Path) -> Optional[str]:
     """What to say if an input named on the command line is the run's output file itself (the output
     replaces its file when the run ends: a scholar's source would be lost); None if none is."""
@@ -86,7 +93,7 @@ def _read_in_folder(sub: Path) -> bool:
     leads nowhere, to be reported) of a kind yili reads, not hidden."""
     if sub.name.startswith(".") or sub.suffix.lower() not in READ_SUFFIXES:
         return False
-    return sub.is_file() or (sub.is_symlink() and not sub.exists())
+    return sub.is_file() or broken_link(sub) is not None
 
 
 def left_out(inputs: Iterable[str]) -> list[Path]:
@@ -112,7 +119,7 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[int, Optional[str], Optional[str]
     """
     import codecs
 
-    from pipeline.read.decode import decode_bytes
+    from pipeline.read.decode import decode_bytes, utf8_line
 
     data = path.read_bytes()
     if data.startswith(codecs.BOM_UTF8):
@@ -129,10 +136,8 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[int, Optional[str], Optional[str]
             yield lineno, line.rstrip("\r"), None
         return
     for lineno, raw in enumerate(raw_lines, 1):
-        try:
-            yield lineno, raw.decode("utf-8").rstrip("\r"), None
-        except UnicodeDecodeError as exc:
-            yield lineno, None, f"not UTF-8 (byte {exc.start + 1} of the line, 0x{raw[exc.start]:02X}: {exc.reason})"
+        line, why = utf8_line(raw)
+        yield lineno, None if line is None else line.rstrip("\r"), why
 
 
 def _is_utf8(data: bytes) -> bool:
@@ -219,9 +224,7 @@ def iter_inputs(inputs: Iterable[str], exclude: Optional[Path] = None) -> Iterat
 
     for path in expand_paths(inputs, exclude):
         if not path.exists():
-            why = "no such file"
-            if path.is_symlink():  # a link whose file is gone, or a loop of links
-                why = f"a link to {os.readlink(path)}, which leads to no file"
+            why = broken_link(path) or "no such file"
             yield InputItem(str(path), {"meta": {"source": str(path)}}, f"{path}: {why}")
         elif path.suffix.lower() in JSONL_SUFFIXES:
             try:
