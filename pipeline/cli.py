@@ -347,8 +347,10 @@ def train_layers_command(
     """Retrain the layer classifier (and splitter) from annotations/ and ../shared/corpus."""
     from pipeline.layers.training import train_layers
 
-    info = train_layers(out, with_gold=gold, with_splitter=splitter, log=err.print)
+    refused: list[str] = []
+    info = train_layers(out, with_gold=gold, with_splitter=splitter, log=err.print, refused=refused)
     Console().print(f"layer model: {info['model_dir']} ({info['model_bytes'] / 1e6:.1f} MB, {info['seconds']['total']} s)")
+    _exit_for_refused_gold(refused)
 
 
 @train_app.command("punctuate")
@@ -415,13 +417,31 @@ def train_spans_command(
     if kind == "crf":
         settings = {"kind": "crf"}
         out = out or CRF_MODEL_DIR
+    refused: list[str] = []
     try:
-        info = train_spans(out, chapters=chapter or None, settings=settings or None, log=err.print)
+        info = train_spans(out, chapters=chapter or None, settings=settings or None, log=err.print, refused=refused)
     except FileNotFoundError as exc:
+        _say_refused_gold(refused)
         err.print(f"[red]cannot train the span model:[/red] {exc}")
         raise typer.Exit(2) from exc
     Console().print(f"span model: {info['model_dir']} ({info['size_bytes'] / 1e6:.1f} MB, {info['train_seconds']} s, "
                     f"{info['passages']} training texts from chapters {' '.join(info['chapters'])})")
+    _exit_for_refused_gold(refused)
+
+
+def _say_refused_gold(refused: List[str]) -> None:
+    """Name each gold line left out (file:line: why)."""
+    for why in refused:
+        err.print(f"[red]gold line left out:[/red] {escape(why)}")
+
+
+def _exit_for_refused_gold(refused: List[str]) -> None:
+    """After a training or an evaluation that left gold lines out: name them, and exit with their
+    number, capped at 255 (the figures and models were made from the other records)."""
+    if refused:
+        _say_refused_gold(refused)
+        err.print(f"[red]{len(refused)} gold line{'s' if len(refused) != 1 else ''} left out[/red]: mend them and run again")
+        raise typer.Exit(min(len(refused), 255))
 
 
 # -- evaluation -----------------------------------------------------------------------------------
@@ -438,8 +458,10 @@ def evaluate_layers_command(
     """Layer classifier vs the TF-IDF baseline on held-out chapters; run-together character accuracy."""
     from pipeline.layers.training import evaluate_layers
 
-    evaluate_layers(out, folds=folds, with_splitter=splitter, log=err.print)
+    refused: list[str] = []
+    evaluate_layers(out, folds=folds, with_splitter=splitter, log=err.print, refused=refused)
     Console().print(out.with_suffix(".md").read_text(encoding="utf-8"))
+    _exit_for_refused_gold(refused)
 
 
 @evaluate_app.command("segmentation")
@@ -467,17 +489,32 @@ def evaluate_actions_command(
     from pipeline.actions.report import evaluate_actions
     from pipeline.config import load_config
 
-    evaluate_actions(out, splits=split, config=load_config(config) if config else None, config_path=config, unseen=unseen,
-                     documents=documents)
+    refused: list[str] = []
+    try:
+        evaluate_actions(out, splits=split, config=load_config(config) if config else None, config_path=config, unseen=unseen,
+                         documents=documents, refused=refused)
+    except FileNotFoundError as exc:  # a split with no gold file
+        _say_refused_gold(refused)
+        err.print(f"[red]cannot evaluate the actions:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
     Console().print(out.with_suffix(".md").read_text(encoding="utf-8"))
+    _exit_for_refused_gold(refused)
 
 
 @evaluate_app.command("all")
 def evaluate_all_command() -> None:
-    """Every evaluation above, with default settings."""
-    evaluate_layers_command(RESULTS / "layers.json", 4, True)
-    evaluate_segmentation_command(RESULTS / "segmentation.json", 4, 2)
-    evaluate_actions_command(RESULTS / "actions.json", ["dev", "test"], None, True, True)
+    """Every evaluation above, with default settings; one that ends in error does not stop the
+    others, and the exit status is the sum of theirs."""
+    status = 0
+    for run in (lambda: evaluate_layers_command(RESULTS / "layers.json", 4, True),
+                lambda: evaluate_segmentation_command(RESULTS / "segmentation.json", 4, 2),
+                lambda: evaluate_actions_command(RESULTS / "actions.json", ["dev", "test"], None, True, True)):
+        try:
+            run()
+        except typer.Exit as exc:
+            status += exc.exit_code
+    if status:
+        raise typer.Exit(min(status, 255))
 
 
 # -- the other workflows register their own commands -------------------------------------------------

@@ -26,8 +26,6 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-import srsly
-
 from pipeline.actions.evaluate import _prf, match_tuples
 from pipeline.labels import SPAN_LABELS, VERBS
 
@@ -39,11 +37,16 @@ VARIANTS: tuple[str, ...] = ("punctuated", "unpunctuated", "simplified")
 UNSEEN = "unpunctuated-unseen"
 
 
-def load_split(split: str, folder: Path = GOLD_DIR) -> list[dict]:
-    """The gold records of ``folder/split/*.jsonl``, each tagged with its chapter."""
+def load_split(split: str, folder: Optional[Path] = None, refused: Optional[list[str]] = None) -> list[dict]:
+    """The gold records of ``folder/split/*.jsonl``, each tagged with its chapter. A line that is no
+    valid record is named in ``refused`` and left out (None: it raises;
+    :func:`pipeline.annotate.gold.read_gold`)."""
+    from pipeline.annotate.gold import read_gold
+
+    folder = folder if folder is not None else GOLD_DIR
     records: list[dict] = []
     for path in sorted((folder / split).glob("*.jsonl")):
-        for rec in srsly.read_jsonl(path):
+        for rec in read_gold(path, refused):
             rec.setdefault("meta", {}).setdefault("chapter", path.stem)
             records.append(rec)
     if not records:
@@ -202,18 +205,20 @@ def unseen_processors(chapters: Iterable[str], config: Optional[dict] = None, wo
 
 def evaluate_actions(out_file: Optional[Path] = None, splits: Sequence[str] = ("dev", "test"),
                      config: Optional[dict] = None, config_path: Optional[Path] = None, unseen: bool = True,
-                     workers: int = 2, documents: bool = True) -> dict[str, Any]:
+                     workers: int = 2, documents: bool = True, refused: Optional[list[str]] = None) -> dict[str, Any]:
     """Score every split; write JSON to ``out_file`` and a Markdown summary beside it. With
     ``unseen`` also the form :data:`UNSEEN` (trains a 斷句 model per chapter fold first); with
-    ``documents`` every form again, each chapter's passages read as one document."""
+    ``documents`` every form again, each chapter's passages read as one document. Gold lines that
+    are no valid record are named in ``refused`` and left out (None: the first raises)."""
     from pipeline.process import DocumentProcessor
 
     out_file = Path(out_file) if out_file is not None else RESULTS / "actions.json"
     started = time.perf_counter()
+    gold = {split: load_split(split, refused=refused) for split in splits}
     processor = DocumentProcessor(config)
     readers = None
     if unseen:
-        chapters = {str((r.get("meta") or {}).get("chapter")) for split in splits for r in load_split(split)}
+        chapters = {str((r.get("meta") or {}).get("chapter")) for records in gold.values() for r in records}
         readers = unseen_processors(chapters, config, workers)
     figures: dict[str, Any] = {
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -225,8 +230,7 @@ def evaluate_actions(out_file: Optional[Path] = None, splits: Sequence[str] = ("
         #: the same, each chapter's passages read as one document (the names any gives hold in all)
         "documents": {},
     }
-    for split in splits:
-        records = load_split(split)
+    for split, records in gold.items():
         figures["splits"][split] = {"passages": len(records), **score_records(records, processor, unseen=readers)}
         if documents:
             figures["documents"][split] = score_records(records, processor, unseen=readers, as_documents=True)

@@ -107,13 +107,15 @@ def examples_from_units(units: Sequence, stripped: bool = True, sentences: bool 
     return [e for e in out if e.text.strip()]
 
 
-def gold_examples(folder: Path = ANNOTATIONS) -> list[Example]:
-    """The gold layer records of ``annotations/layers/*.jsonl`` (SCHEMA section 5, ``label`` a layer)."""
-    import srsly
+def gold_examples(folder: Path = ANNOTATIONS, refused: Optional[list[str]] = None) -> list[Example]:
+    """The gold layer records of ``annotations/layers/*.jsonl`` (SCHEMA section 5, ``label`` a layer).
+    A line that is no valid record is named in ``refused`` and left out (None: it raises; see
+    :func:`pipeline.annotate.gold.read_gold`)."""
+    from pipeline.annotate.gold import read_gold
 
     out: list[Example] = []
     for path in sorted(Path(folder).glob("*.jsonl")):
-        for record in srsly.read_jsonl(path):
+        for record in read_gold(path, refused):
             label = record.get("label")
             text = record.get("text")
             if record.get("answer", "accept") != "accept" or label not in LAYERS or not isinstance(text, str):
@@ -278,17 +280,19 @@ def train_layers(
     with_gold: bool = True,
     with_splitter: bool = True,
     log: Log = _quiet,
+    refused: Optional[list[str]] = None,
 ) -> dict[str, Any]:
     """``yili train layers``: fit on the whole corpus (and the gold), write the model and its card.
 
-    Returns what was trained: counts, seconds, the model file's size and path.
+    Returns what was trained: counts, seconds, the model file's size and path. Gold lines that are
+    no valid record are named in ``refused`` and left out (None: the first raises).
     """
     out = Path(out) if out is not None else default_model_dir()
     started = time.perf_counter()
     units = load_units(chapters)
     examples = examples_from_units(units)
     if with_gold:
-        examples += gold_examples()
+        examples += gold_examples(refused=refused)
     t_data = time.perf_counter()
     log(f"data: {len(units)} corpus units, {len(examples)} examples ({t_data - started:.1f}s)")
     model = fit_classifier(examples)
@@ -554,14 +558,14 @@ def score_splitter(splitter: RunTogetherSplitter, sequences: Sequence[Sequence[t
     }
 
 
-def _seed_runs(folder: Path = ANNOTATIONS) -> dict[str, list[list[tuple[str, str]]]]:
+def _seed_runs(folder: Path = ANNOTATIONS, refused: Optional[list[str]] = None) -> dict[str, list[list[tuple[str, str]]]]:
     """Gold run-together lines of the seeds (records with meta.run_together), per chapter."""
-    import srsly
+    from pipeline.annotate.gold import read_gold
 
     lines: dict[tuple[str, int], list] = defaultdict(list)
     chapter_of: dict[tuple[str, int], str] = {}
     for path in sorted(Path(folder).glob("*.jsonl")):
-        for r in srsly.read_jsonl(path):
+        for r in read_gold(path, refused):
             meta = r.get("meta") or {}
             if meta.get("run_together"):
                 key = (str(meta.get("doc")), int(meta.get("line", 0)))
@@ -579,17 +583,20 @@ def evaluate_layers(
     with_splitter: bool = True,
     with_gold: bool = True,
     log: Log = _quiet,
+    refused: Optional[list[str]] = None,
 ) -> dict[str, Any]:
     """``yili evaluate layers``: chapter-fold evaluation of the layer model, the baseline and the splitter.
 
     Writes JSON to ``out_file`` (default bench/results/layers.json) and a Markdown summary beside
-    it (same name, ``.md``); returns the figures.
+    it (same name, ``.md``); returns the figures. Gold lines that are no valid record are named in
+    ``refused`` and left out (None: the first raises).
     """
     out_file = Path(out_file) if out_file is not None else RESULTS / "layers.json"
     started = time.perf_counter()
     all_units = load_units()
-    gold_all = gold_examples() if with_gold else []
-    seed_runs = _seed_runs() if with_splitter else {}
+    gold_all = gold_examples(refused=refused) if with_gold else []
+    # the seeds' run-together lines are records of the same files: their faults were named above
+    seed_runs = _seed_runs(refused=refused if not with_gold else []) if with_splitter else {}
     chapters = sorted({u.chapter for u in all_units})
     plan = chapter_folds(chapters, folds)
     log(f"{len(all_units)} units, chapters {' '.join(chapters)}, folds {plan}")

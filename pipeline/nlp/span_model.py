@@ -267,16 +267,20 @@ class Passage:
     doc: str = ""
 
 
-def load_gold(chapters: Optional[Iterable[str]] = None, folder: Path = GOLD_DIR / "dev") -> list[dict]:
-    """The gold records of ``folder`` (by default the dev split only), each with its chapter."""
-    import srsly
+def load_gold(chapters: Optional[Iterable[str]] = None, folder: Optional[Path] = None,
+              refused: Optional[list[str]] = None) -> list[dict]:
+    """The gold records of ``folder`` (by default the dev split only), each with its chapter. A line
+    that is no valid record is named in ``refused`` and left out (None: it raises;
+    :func:`pipeline.annotate.gold.read_gold`)."""
+    from pipeline.annotate.gold import read_gold
 
+    folder = folder if folder is not None else GOLD_DIR / "dev"
     wanted = set(chapters) if chapters is not None else None
     records = []
     for path in sorted(Path(folder).glob("*.jsonl")):
         if wanted is not None and path.stem not in wanted:
             continue
-        for rec in srsly.read_jsonl(path):
+        for rec in read_gold(path, refused):
             rec.setdefault("meta", {}).setdefault("chapter", path.stem)
             records.append(rec)
     return records
@@ -393,14 +397,15 @@ def defaults_for(settings: Optional[dict[str, Any]]) -> dict[str, Any]:
 
 def train_spans(out: Optional[str | Path] = None, chapters: Optional[Sequence[str]] = None,
                 settings: Optional[dict[str, Any]] = None, config: Optional[dict[str, Any]] = None,
-                log: Optional[Callable[[str], None]] = None) -> dict[str, Any]:
+                log: Optional[Callable[[str], None]] = None, refused: Optional[list[str]] = None) -> dict[str, Any]:
     """``yili train spans``: train on the dev gold (``chapters`` of it, default all six) and save to
-    ``out`` (default ``models/spans``). Returns the model info (path, size, seconds)."""
+    ``out`` (default ``models/spans``). Returns the model info (path, size, seconds). Gold lines
+    that are no valid record are named in ``refused`` and left out (None: the first raises)."""
     from pipeline.nlp.build import build_nlp, lexicon_only
 
     out_dir = Path(out) if out is not None else DEFAULT_MODEL_DIR
     cfg = {**defaults_for(settings), **(settings or {})}
-    records = load_gold(chapters)
+    records = load_gold(chapters, refused=refused)
     if not records:
         raise FileNotFoundError(f"no gold passages under {GOLD_DIR / 'dev'}" + (f" for chapters {list(chapters)}" if chapters else ""))
     lexicon_nlp = build_nlp(lexicon_only(config))
