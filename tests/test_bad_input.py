@@ -6,9 +6,10 @@ BatchRunner run (tests/test_robustness.py); invalid JSON lines, records without 
 file, binary and empty files (tests/test_process.py); an output under a file (tests/test_batch.py).
 This file adds what those leave open: a stray byte in one JSONL line, line separators and lone
 surrogates inside JSON strings, a legacy-encoded JSONL file, a Kanripo file with entities and astral
-characters read by its reader, a file that vanishes during a CLI run, an output path that is a folder;
-and for the annotation commands (`yili tasks`, `import`, `convert`), lines that are no JSON, cut inside
-a character, or records that cannot be made tasks of.
+characters read by its reader, a file that vanishes during a CLI run, an output path that is a folder,
+a lexicon file (`[paths] lexicon`) with a line not in UTF-8; and for the annotation commands (`yili
+tasks`, `import`, `convert`), lines that are no JSON, cut inside a character, or records that cannot be
+made tasks of. Gold under annotations/ with bad lines: tests/test_gold_input.py.
 """
 
 from __future__ import annotations
@@ -289,3 +290,27 @@ def test_an_output_inside_the_folder_read_is_not_read_back_as_input(tmp_path):
         result = runner.invoke(app, ["process", str(folder), "-o", str(out), "-q"])
         assert result.exit_code == 1, result.output  # b.txt, and only b.txt
         assert [Path(r["meta"]["source"]).name for r in srsly.read_jsonl(out)] == ["a.txt", "b.txt"]
+
+
+@pytest.mark.parametrize("name", ["objects.txt", "nonterms.txt"])
+def test_lexicon_file_not_utf8_is_named_with_its_line(tmp_path: Path, name: str):
+    """A scholar's lexicon (`[paths] lexicon`) with a line saved in another encoding: the run stops
+    before reading anything (status 2), naming the file and line (it had said only "position 3853")."""
+    import shutil
+
+    from pipeline.nlp.lexicon import default_lexicon_dir
+
+    lexicon = tmp_path / "lexicon"
+    shutil.copytree(default_lexicon_dir(), lexicon)
+    lines = (lexicon / name).read_bytes().split(b"\n")
+    lines.insert(3, "主人之贊者".encode("big5", "replace"))
+    (lexicon / name).write_bytes(b"\n".join(lines))
+    cfg = tmp_path / "mine.cfg"
+    cfg.write_text(f'[paths]\nlexicon = "{lexicon}"\n', encoding="utf-8")
+    text = tmp_path / "t.txt"
+    text.write_text(JING, encoding="utf-8")
+    result, lines_out = run(str(text), "-c", str(cfg), out=tmp_path / "o.jsonl")
+    assert result.exit_code == 2, result.output
+    # rich folds a long path at the terminal's width: compared without the white space
+    assert f"{name}:4:notUTF-8(byte1oftheline,0xA5" in "".join(result.output.split())
+    assert lines_out == []

@@ -29,6 +29,23 @@ def default_lexicon_dir() -> Path:
     raise FileNotFoundError("lexicon folder not found: expected configs/lexicon beside the package")
 
 
+def read_lexicon_file(path: Path) -> str:
+    """The text of a lexicon file; one that is not UTF-8 (a scholar's list saved in Big5, a line
+    pasted from elsewhere) is named with its line, as the JSONL readers name theirs
+    (:func:`pipeline.read.decode.utf8_line`): decoding the whole file had said only "position 3853"."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        from pipeline.read.decode import utf8_line
+
+        opens = data.rfind(b"\n", 0, exc.start) + 1
+        ends = data.find(b"\n", exc.start)
+        number = data.count(b"\n", 0, exc.start) + 1
+        _none, why = utf8_line(data[opens:ends if ends >= 0 else len(data)], first=number == 1)
+        raise ValueError(f"{path}:{number}: {why}") from exc
+
+
 @dataclass
 class Lexicon:
     #: label -> terms as written in the files
@@ -44,7 +61,7 @@ class Lexicon:
         for label, name in FILES.items():
             path = folder / name
             items: list[str] = []
-            for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for lineno, line in enumerate(read_lexicon_file(path).splitlines(), 1):
                 line = line.strip()
                 if not line or line.startswith("#"):
                     continue

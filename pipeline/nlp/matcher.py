@@ -181,12 +181,12 @@ class LexiconMatcher:
 
 def load_nonterms(folder: Optional[Path | str] = None) -> list[str]:
     """The words of ``nonterms.txt`` beside the lexicon files (none if the file is absent)."""
-    from pipeline.nlp.lexicon import default_lexicon_dir
+    from pipeline.nlp.lexicon import default_lexicon_dir, read_lexicon_file
 
     path = Path(folder or default_lexicon_dir()) / NON_TERM_FILE
     if not path.is_file():
         return []
-    lines = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
+    lines = (line.strip() for line in read_lexicon_file(path).splitlines())
     return [line.split("\t")[0] for line in lines if line and not line.startswith("#")]
 
 
