@@ -96,3 +96,54 @@ def test_training_data_follows_the_latest_answer(store, tmp_path):
     rejected = dict(layer, answer="reject")
     store.add(dataset, [NewAnswer(json.dumps(rejected), rejected, "A2", "s2")])
     assert layer_data(store, dataset).texts == []
+
+
+def test_reading_commands_refuse_a_store_that_is_not_there(tmp_path):
+    """`export-answers`, `agreement` and `train from-store` with a mistyped --db: status 2 naming the
+    path, and no empty store left behind (they had reported 0 answers and created the file)."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    runner = CliRunner()
+    typo = tmp_path / "answers.sqlte"
+    for args in (["export-answers", "-o", str(tmp_path / "out.jsonl")], ["agreement"],
+                 ["train", "from-store", "-o", str(tmp_path / "train")]):
+        result = runner.invoke(app, [*args, "--db", str(typo)])
+        assert result.exit_code == 2, (args, result.output)
+        assert "no answer store at" in result.output and "answers.sqlte" in "".join(result.output.split())
+        assert not typo.exists()
+    with pytest.raises(StoreError, match="no answer store"):
+        AnswerStore(str(typo), create=False)
+
+
+def test_a_dataset_the_store_lacks_is_named_with_those_it_holds(tmp_path):
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    runner = CliRunner()
+    db = tmp_path / "answers.db"
+    tasks = tmp_path / "tasks.jsonl"
+    write_jsonl(tasks, [dict(t, answer="accept") for t in record_tasks(seed_record(), kind="spans")])
+    assert runner.invoke(app, ["import", str(tasks), "--db", str(db), "--dataset", "rites"]).exit_code == 0
+    result = runner.invoke(app, ["export-answers", "rite", "-o", str(tmp_path / "out.jsonl"), "--db", str(db)])
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert "no dataset 'rite' in the answer store" in said and "it holds: rites (" in said
+    assert not (tmp_path / "out.jsonl").exists()
+    result = runner.invoke(app, ["export-answers", "rites", "-o", str(tmp_path / "out.jsonl"), "--db", str(db)])
+    assert result.exit_code == 0 and (tmp_path / "out.jsonl").read_text(encoding="utf-8").count("\n") >= 1
+
+
+def test_a_store_that_cannot_be_opened_is_a_message_not_a_traceback(tmp_path):
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    tasks = tmp_path / "tasks.jsonl"
+    write_jsonl(tasks, [dict(t, answer="accept") for t in record_tasks(seed_record(), kind="spans")])
+    result = CliRunner().invoke(app, ["import", str(tasks), "--db", "postgresql://u:secret@127.0.0.1:1/none"])
+    assert result.exit_code == 2, result.output  # an uncaught StoreError would end with 1 and a traceback
+    said = " ".join(result.output.split())
+    assert "cannot open the answer store postgresql://***@127.0.0.1:1/none" in said and "secret" not in said

@@ -143,7 +143,8 @@ def agreement(answers: Iterable[Answer], annotators: Optional[list[str]] = None)
 
 def agreement_command(dataset: str = "yili", db: Optional[str] = None, annotators: Optional[list[str]] = None) -> list[PairAgreement]:
     """``yili agreement [--dataset NAME] [--db URL] [--annotator A --annotator B]``."""
-    with AnswerStore(db) as store:
+    with AnswerStore(db, create=False) as store:
+        store.require(dataset)
         return agreement(store.answers(dataset), annotators)
 
 

@@ -10,6 +10,7 @@ function of its module; the exit status is 0, or 1 when records were refused.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
 
@@ -42,6 +43,19 @@ def _refuse_output_among_inputs(inputs: List[Path], output: Path) -> None:
     if clash is not None:
         err.print(f"[red]{escape(clash)}[/red]")
         raise typer.Exit(code=2)
+
+
+@contextmanager
+def _store_errors():
+    """A store that cannot be opened, is not there, or lacks the dataset: its message, status 2
+    (it had been a traceback, or for a store that was not there a new empty one and "0 answers")."""
+    from pipeline.annotate.store import StoreError
+
+    try:
+        yield
+    except StoreError as exc:
+        err.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(code=2) from exc
 
 
 def _report_rejected(rejected) -> None:
@@ -88,7 +102,8 @@ def import_(
     """Validate answers and add the valid ones to the store; report every refused record with its reason."""
     from pipeline.annotate.importer import import_command
 
-    report = import_command(inputs, dataset, _db(db, config), fmt, annotator, session, answer, utf16)
+    with _store_errors():
+        report = import_command(inputs, dataset, _db(db, config), fmt, annotator, session, answer, utf16)
     _report_rejected(report.rejected)
     err.print(f"{report.stored} answer(s) stored in {dataset!r} (session {report.session}); {len(report.rejected)} refused")
     raise typer.Exit(code=min(len(report.rejected), 255))  # the exit status counts the records refused
@@ -105,7 +120,8 @@ def export_answers(
     """Write a dataset's answers (like Prodigy's db-out)."""
     from pipeline.annotate.importer import export_command
 
-    n = export_command(output, dataset, _db(db, config), fmt, latest)
+    with _store_errors():
+        n = export_command(output, dataset, _db(db, config), fmt, latest)
     err.print(f"{n} answer(s) → {output}")
 
 
@@ -138,7 +154,8 @@ def review(
     """Start the local review page: accept, reject or correct one task at a time; answers go to the store."""
     from pipeline.annotate.review import review_command
 
-    review_command(tasks_file, dataset, _db(db, config), annotator, port, include_answered)
+    with _store_errors():
+        review_command(tasks_file, dataset, _db(db, config), annotator, port, include_answered)
 
 
 def agreement(
@@ -153,7 +170,8 @@ def agreement(
 
     from pipeline.annotate.agreement import agreement_command, format_agreement
 
-    pairs = agreement_command(dataset, _db(db, config), annotator or None)
+    with _store_errors():
+        pairs = agreement_command(dataset, _db(db, config), annotator or None)
     if not pairs:
         err.print("fewer than two annotators in the dataset")
         raise typer.Exit(code=1)
@@ -172,7 +190,8 @@ def train_from_store(
     """Training data from the accepted answers: spaCy DocBin for `spacy train`, layer examples, optionally a layer model."""
     from pipeline.annotate.training import train_from_store as run
 
-    report = run(dataset, _db(db, config), output, layer_model)
+    with _store_errors():
+        report = run(dataset, _db(db, config), output, layer_model)
     err.print(f"{report.span_examples} span example(s) → {report.docbin or '-'}; {report.layer_examples} layer example(s)"
               + (f"; layer model → {report.layer_model}" if report.layer_model else ""))
 

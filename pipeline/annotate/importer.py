@@ -229,5 +229,6 @@ def convert_command(inputs: list[str | Path], output: str | Path, to: str, fmt: 
 def export_command(output: str | Path, dataset: str = "yili", db: Optional[str] = None, fmt: str = "prodigy",
                    latest: bool = False, kind: Optional[str] = None, answers: Optional[list[str]] = None) -> int:
     """``yili export-answers DATASET -o OUT [--db URL] [--format prodigy|labelstudio|doccano|brat] [--latest]``."""
-    with AnswerStore(db) as store:
+    with AnswerStore(db, create=False) as store:
+        store.require(dataset)
         return export_answers(store, dataset, output, fmt, latest, kind, answers)

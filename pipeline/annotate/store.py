@@ -138,9 +138,17 @@ class NewAnswer:
 class AnswerStore:
     """Append-only answers in SQLite (a file) or PostgreSQL (a URL)."""
 
-    def __init__(self, url: Optional[str] = None):
+    def __init__(self, url: Optional[str] = None, create: bool = True):
+        """Open (and with ``create``, make if need be) the store at ``url``. The commands that only
+        read answers open with ``create=False``: a SQLite file that is not there is an error, not a
+        new empty store (a mistyped ``--db`` had given "0 answers" and left an empty file behind)."""
         self.url = url or default_url()
         self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
+        if not create and self.dialect == "sqlite":
+            path = self.url[len("sqlite:///"):] if self.url.startswith("sqlite:///") else self.url
+            if path != ":memory:" and not Path(path).expanduser().is_file():
+                raise StoreError(f"no answer store at {path}: `yili import` or `yili review` makes one "
+                                 "(the store is --db, else $YILI_DB, the config's [annotate] db, ~/.yili/yili.db)")
         try:
             if self.dialect == "postgresql":
                 try:
@@ -243,6 +251,14 @@ class AnswerStore:
         cur = self.conn.cursor()
         cur.execute("SELECT dataset, COUNT(*) FROM answers GROUP BY dataset ORDER BY dataset")
         return {name: count for name, count in cur.fetchall()}
+
+    def require(self, dataset: str) -> None:
+        """Raise :class:`StoreError` if ``dataset`` holds no answer, naming the datasets there are
+        (as Prodigy's db-out does): a mistyped name had read as an empty dataset."""
+        held = self.datasets()
+        if dataset not in held:
+            there = ", ".join(f"{name} ({n})" for name, n in held.items()) or "none"
+            raise StoreError(f"no dataset {dataset!r} in the answer store {self._safe_url()}; it holds: {there}")
 
     def task_hashes(self, dataset: str, annotator: Optional[str] = None) -> set[int]:
         return {row.task_hash for row in self.answers(dataset, annotator=annotator)}

@@ -132,7 +132,8 @@ def train_from_store(dataset: str = "yili", db: Optional[str] = None, out_dir: s
     from pipeline.annotate.jsonl import write_jsonl
 
     out = Path(out_dir)
-    with AnswerStore(db) as store:
+    with AnswerStore(db, create=False) as store:
+        store.require(dataset)
         layers = layer_data(store, dataset)
         spans = span_examples(store, dataset)
     docbin = None
