@@ -9,7 +9,8 @@ surrogates inside JSON strings, a legacy-encoded JSONL file, a Kanripo file with
 characters read by its reader, a file that vanishes during a CLI run, an output path that is a folder,
 a lexicon file (`[paths] lexicon`) with a line not in UTF-8; and for the annotation commands (`yili
 tasks`, `import`, `convert`), lines that are no JSON, cut inside a character, or records that cannot be
-made tasks of. Gold under annotations/ with bad lines: tests/test_gold_input.py.
+made tasks of, and options of `yili tasks` that cannot work. Gold under annotations/ with bad lines:
+tests/test_gold_input.py.
 """
 
 from __future__ import annotations
@@ -314,3 +315,23 @@ def test_lexicon_file_not_utf8_is_named_with_its_line(tmp_path: Path, name: str)
     # rich folds a long path at the terminal's width: compared without the white space
     assert f"{name}:4:notUTF-8(byte1oftheline,0xA5" in "".join(result.output.split())
     assert lines_out == []
+
+
+@pytest.mark.parametrize("options, said", [
+    (["--select", "random"], "unknown --select 'random': one of uncertain"),
+    (["--kind", "span"], "unknown --kind 'span': one of relations, spans, layers"),
+    (["--unit", "passage"], "unknown --unit 'passage': one of sentence, segment"),
+    (["--layer", "jing"], "unknown --layer 'jing': one of JING, ZHU, SHU, OTHER"),
+    (["--span-model", "models/spans"], "--span-model orders the tasks of --select uncertain"),
+    (["--select", "uncertain", "--span-model", "no/such/model"], "cannot load the span model no/such/model"),
+])
+def test_yili_tasks_options_that_cannot_work_stop_before_reading(tmp_path, options, said):
+    """An option of `yili tasks` that cannot work is said at once with status 2 and no tasks file
+    (an unknown --select and a span model that would not load ended in a traceback after reading
+    every input; --unit passage gave sentence tasks and --layer jing none, in silence)."""
+    processed = _processed(tmp_path)
+    out = tmp_path / "tasks.jsonl"
+    result = runner.invoke(app, ["tasks", str(processed), "-o", str(out), *options])
+    assert result.exit_code == 2, result.output
+    assert said in " ".join(result.output.split())
+    assert not out.exists()

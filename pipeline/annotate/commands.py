@@ -74,10 +74,14 @@ def tasks(
     span_model: Optional[Path] = typer.Option(None, "--span-model", help="spaCy span model folder for --select uncertain."),
 ) -> None:
     """Export the pipeline's proposals as Prodigy-compatible tasks (for db-in, spans.manual, rel.manual, yili review)."""
-    from pipeline.annotate.tasks import tasks_command
+    from pipeline.annotate.tasks import TaskOptionError, tasks_command
 
     _refuse_output_among_inputs(inputs, output)
-    report = tasks_command(inputs, output, kind, unit, layer or None, select, limit, span_model)
+    try:
+        report = tasks_command(inputs, output, kind, unit, layer or None, select, limit, span_model)
+    except TaskOptionError as exc:
+        err.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(code=2) from exc
     for bad in report.bad_lines:
         err.print(f"[red]error[/red] {escape(bad)}")
     err.print(f"{report.tasks} task(s) from {report.records} record(s) → {output}"

@@ -187,6 +187,43 @@ def read_records(paths: Iterable[str | Path], report: Optional[TasksReport] = No
             yield line.record
 
 
+class TaskOptionError(ValueError):
+    """An option of ``yili tasks`` that cannot work, said before any input is read (an unknown
+    ``--select`` and a span model that would not load had ended in a traceback after reading every
+    input; an unknown ``--unit`` or ``--layer`` had given the default unit's tasks, or none, in silence;
+    an unknown ``--kind`` had been every record's error)."""
+
+
+SELECTIONS: tuple[str, ...] = ("uncertain",)
+
+
+def check_options(kind: str, unit: Optional[str], layers: Optional[Iterable[str]], select: Optional[str],
+                  span_model: Optional[str | Path]) -> None:
+    """Raise :class:`TaskOptionError` for an option of ``yili tasks`` that cannot work."""
+    if kind not in KINDS:
+        raise TaskOptionError(f"unknown --kind {kind!r}: one of {', '.join(KINDS)}")
+    if unit is not None and unit not in UNITS:
+        raise TaskOptionError(f"unknown --unit {unit!r}: one of {', '.join(UNITS)}")
+    unknown = [layer for layer in layers or () if layer not in LAYERS]
+    if unknown:
+        raise TaskOptionError(f"unknown --layer {', '.join(map(repr, unknown))}: one of {', '.join(LAYERS)}")
+    if select is not None and select not in SELECTIONS:
+        raise TaskOptionError(f"unknown --select {select!r}: one of {', '.join(SELECTIONS)}")
+    if span_model is not None and select is None:
+        raise TaskOptionError("--span-model orders the tasks of --select uncertain: give --select uncertain as well")
+
+
+def _span_model(path: str | Path) -> Any:
+    """The spaCy span model of ``--span-model``, or :class:`TaskOptionError` saying why it does not load."""
+    from pipeline.annotate.select import SpacySpanModel
+
+    try:
+        return SpacySpanModel(str(path))
+    except Exception as exc:
+        raise TaskOptionError(f"cannot load the span model {path}: {exc} (a spaCy pipeline folder, as `spacy train` "
+                              "writes from the DocBin of `yili train from-store`)") from exc
+
+
 def tasks_command(
     inputs: list[str | Path],
     output: str | Path,
@@ -201,13 +238,16 @@ def tasks_command(
     [--layer JING ...] [--select uncertain [--span-model DIR]] [--limit N]``: write tasks, return the report.
 
     ``span_model``: a spaCy pipeline folder trained on the store's DocBin; with ``--select uncertain``
-    the tasks where it disagrees with the rules' spans come first."""
+    the tasks where it disagrees with the rules' spans come first. Options that cannot work (an
+    unknown kind, unit, layer or selection; a span model that does not load) raise
+    :class:`TaskOptionError` before any input is read."""
+    check_options(kind, unit, layers, select, span_model)
+    model = _span_model(span_model) if span_model else None
     report = TasksReport()
     tasks: Iterable[dict[str, Any]] = make_tasks(read_records(inputs, report), kind, unit, layers, report)
     if select:
-        from pipeline.annotate.select import SpacySpanModel, order_tasks
+        from pipeline.annotate.select import order_tasks
 
-        model = SpacySpanModel(str(span_model)) if span_model else None
         tasks = order_tasks(list(tasks), select, span_model=model)
     if limit is not None:
         tasks = (t for i, t in enumerate(tasks) if i < limit)
