@@ -92,7 +92,7 @@ def process(
     output: Path = typer.Option(..., "-o", "--output", help="Output JSONL: one line per input document, in input order."),
     config: Optional[Path] = typer.Option(None, "-c", "--config", help="A .cfg whose sections override configs/default.cfg."),
     samples: bool = typer.Option(False, "--samples", help="Also process the bundled sample texts (the five seeds)."),
-    jobs: int = typer.Option(1, "-j", "--jobs", help="Worker processes (or Dask workers of a local cluster)."),
+    jobs: int = typer.Option(1, "-j", "--jobs", min=1, help="Worker processes (or Dask workers of a local cluster)."),
     executor: str = typer.Option("local", "--executor", help="'local' (worker processes) or 'dask'."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786); default: a LocalCluster."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep finished documents in OUT.d/ and reuse them: resumes an interrupted run, skips unchanged inputs."),
@@ -108,7 +108,7 @@ def process(
     """Segment layers, split sentences, tag spans and extract action tuples (SCHEMA section 6)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from pipeline.batch.runner import BatchRunner, ExecutorUnavailable
+    from pipeline.batch.runner import EXECUTORS, BatchRunner, ExecutorUnavailable
     from pipeline.config import load_config
     from pipeline.process import undecided_layer
     from pipeline.read.inputs import documents_in, expand_paths, sample_paths
@@ -118,6 +118,9 @@ def process(
         paths += [str(p) for p in sample_paths()]
     if not paths:
         err.print("[red]no input[/red]: name files, folders or globs, or use --samples")
+        raise typer.Exit(code=2)
+    if executor not in EXECUTORS:  # it had been a traceback from the runner, after the models loaded
+        err.print(f"[red]unknown --executor {escape(repr(executor))}[/red]: use {' or '.join(map(repr, EXECUTORS))}")
         raise typer.Exit(code=2)
     _refuse_output_among_inputs(paths, output)
     loaded = None

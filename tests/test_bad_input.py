@@ -7,7 +7,7 @@ file, binary and empty files (tests/test_process.py); an output under a file (te
 This file adds what those leave open: a stray byte in one JSONL line, line separators and lone
 surrogates inside JSON strings, a legacy-encoded JSONL file, a Kanripo file with entities and astral
 characters read by its reader, a file that vanishes during a CLI run, an output path that is a folder,
-a lexicon file (`[paths] lexicon`) with a line not in UTF-8; and for the annotation commands (`yili
+an --executor or -j that cannot work, a lexicon file (`[paths] lexicon`) with a line not in UTF-8; and for the annotation commands (`yili
 tasks`, `import`, `convert`), lines that are no JSON, cut inside a character, or records that cannot be
 made tasks of, and options of `yili tasks` that cannot work. Gold under annotations/ with bad lines:
 tests/test_gold_input.py.
@@ -335,3 +335,18 @@ def test_yili_tasks_options_that_cannot_work_stop_before_reading(tmp_path, optio
     assert result.exit_code == 2, result.output
     assert said in " ".join(result.output.split())
     assert not out.exists()
+
+
+@pytest.mark.parametrize("options, said", [
+    (["--executor", "thread"], "unknown --executor 'thread': use 'local' or 'dask'"),
+    (["-j", "0"], "Invalid value for '-j' / '--jobs'"),  # click's wording of the range after it varies
+])
+def test_process_options_that_cannot_work_stop_before_reading(tmp_path, options, said):
+    """`yili process --executor thread` had loaded the models and ended in a traceback; `-j 0` had run
+    with one worker, as if asked for."""
+    text = tmp_path / "t.txt"
+    text.write_text(JING, encoding="utf-8")
+    result, lines = run(str(text), *options, out=tmp_path / "o.jsonl")
+    assert result.exit_code == 2, result.output
+    assert said in " ".join(result.output.split())
+    assert lines == [] and not (tmp_path / "o.jsonl").exists()

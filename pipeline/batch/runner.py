@@ -26,6 +26,10 @@ from pipeline.read.inputs import InputItem, iter_inputs
 _WORKER: dict[str, DocumentProcessor] = {}
 
 
+#: where the documents are processed: worker processes on this machine, or a Dask cluster
+EXECUTORS: tuple[str, ...] = ("local", "dask")
+
+
 class ExecutorUnavailable(RuntimeError):
     """The executor cannot start (a Dask scheduler that does not answer): no document was processed."""
 
@@ -112,7 +116,7 @@ class BatchRunner:
         on_result: Optional[Callable[[Stats], None]] = None,
         processor: Optional[DocumentProcessor] = None,
     ):
-        if executor not in ("local", "dask"):
+        if executor not in EXECUTORS:
             raise ValueError(f"unknown executor {executor!r}: use 'local' or 'dask'")
         self.config = config
         self.jobs = max(1, int(jobs))
