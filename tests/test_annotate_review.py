@@ -188,3 +188,43 @@ def test_review_server_answers_local_json_only_and_refuses_bad_spans(tmp_path):
             server.stop()
         [row] = list(store.answers("d"))
         assert [s["text"] for s in row.record["spans"]] == ["主人"] and row.record["actions"] == [] and row.record["relations"] == []
+
+
+def test_review_serves_the_tasks_it_can_and_names_the_lines_it_cannot(tmp_path):
+    """A tasks file with a line cut short and a record with no text: those two are named with their
+    lines, the others are served (the first bad line had stopped `yili review` with a traceback)."""
+    tasks = _tasks()
+    path = tmp_path / "tasks.jsonl"
+    write_jsonl(path, tasks)
+    lines = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join([lines[0], b'{"text": "\xe4\xb8\xbb', b'{"meta": {}}', *lines[1:]]))
+    store = AnswerStore(str(tmp_path / "answers.db"))
+    refused: list[str] = []
+    queue = load_tasks(path, store, "review-test", "tester", refused=refused)
+    store.close()
+    assert [t["text"] for t in queue] == [t["text"] for t in tasks]
+    assert refused == [f"{path}:2: not JSON: Unterminated string starting at column 10", f"{path}:3: no text to review"]
+
+
+def test_review_says_why_it_cannot_start(tmp_path):
+    """A tasks file that is not there, or a port another program holds: status 2 and why (both had
+    been tracebacks)."""
+    import socket
+
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    runner = CliRunner()
+    db = str(tmp_path / "answers.db")
+    result = runner.invoke(app, ["review", str(tmp_path / "gone.jsonl"), "--db", db])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 2 and "cannot read the tasks" in said and "No such file" in said
+    write_jsonl(tmp_path / "tasks.jsonl", _tasks())
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["review", str(tmp_path / "tasks.jsonl"), "--db", db, "--port", str(port)])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 2 and f"cannot serve the page on 127.0.0.1:{port}" in said and "choose another --port" in said

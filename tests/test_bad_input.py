@@ -350,3 +350,13 @@ def test_process_options_that_cannot_work_stop_before_reading(tmp_path, options,
     assert result.exit_code == 2, result.output
     assert said in " ".join(result.output.split())
     assert lines == [] and not (tmp_path / "o.jsonl").exists()
+
+
+def test_a_record_cut_inside_its_text_says_where_the_string_starts(tmp_path):
+    """json's message for a string left open ends in "starting at"; with the column after it the
+    error had read "Unterminated string starting at at column 10"."""
+    records = tmp_path / "r.jsonl"
+    records.write_text('{"text": "主人坐取爵\n', encoding="utf-8")
+    result, lines = run(str(records), out=tmp_path / "o.jsonl")
+    assert result.exit_code == 1
+    assert "invalid JSON (Unterminated string starting at column 10)" in lines[0]["error"]

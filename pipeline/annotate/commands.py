@@ -156,10 +156,17 @@ def review(
     config: Optional[Path] = typer.Option(None, "-c", "--config"),
 ) -> None:
     """Start the local review page: accept, reject or correct one task at a time; answers go to the store."""
-    from pipeline.annotate.review import review_command
+    from pipeline.annotate.review import ReviewError, review_command
 
+    refused: list[str] = []
     with _store_errors():
-        review_command(tasks_file, dataset, _db(db, config), annotator, port, include_answered)
+        try:
+            review_command(tasks_file, dataset, _db(db, config), annotator, port, include_answered, refused)
+        except ReviewError as exc:
+            err.print(f"[red]{escape(str(exc))}[/red]")
+            raise typer.Exit(code=2) from exc
+    if refused:  # the exit status counts the task lines that were not served
+        raise typer.Exit(code=min(len(refused), 255))
 
 
 def agreement(

@@ -54,7 +54,7 @@ def read_lines(path: str | Path) -> Iterator[Line]:
             try:
                 yield Line(name, number, raw, json.loads(raw))
             except json.JSONDecodeError as exc:
-                yield Line(name, number, raw, error=f"not JSON: {exc.msg} at column {exc.colno}")
+                yield Line(name, number, raw, error=f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}")
     finally:
         if not stdin:
             handle.close()

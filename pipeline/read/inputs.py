@@ -186,7 +186,7 @@ def iter_jsonl(path: Path) -> Iterator[InputItem]:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            yield item(origin, where, f"{origin}: invalid JSON ({exc.msg} at column {exc.colno})")
+            yield item(origin, where, f"{origin}: invalid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})")
             continue
         surrogate = _lone_surrogate(record)
         if surrogate:  # the record cannot even be written back: keep only where it was

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import threading
+import sys
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -137,12 +138,25 @@ def finish_answer(task: dict[str, Any], edited: dict[str, Any], answer: str, ann
     return record
 
 
-def load_tasks(path: str | Path, store: AnswerStore, dataset: str, annotator: str, include_answered: bool = False) -> list[dict[str, Any]]:
+def load_tasks(path: str | Path, store: AnswerStore, dataset: str, annotator: str, include_answered: bool = False,
+               refused: Optional[list[str]] = None) -> list[dict[str, Any]]:
+    """The tasks of ``path`` this annotator has not answered yet (all with ``include_answered``). A
+    line that is no task (not JSON, not UTF-8, no text) is named in ``refused`` ("file:line: why")
+    and left out; with ``refused`` None it raises :class:`ReviewError`. A file that cannot be read
+    is a :class:`ReviewError` naming it."""
     tasks = []
-    for line in read_lines(path):
-        if line.error:
-            raise ReviewError(f"{line.source}:{line.number}: {line.error}")
-        tasks.append(set_hashes(line.record))
+    try:
+        for line in read_lines(path):
+            why = line.error or (None if isinstance(line.record, dict) and isinstance(line.record.get("text"), str)
+                                 and line.record["text"] else "no text to review")
+            if why:
+                if refused is None:
+                    raise ReviewError(f"{line.source}:{line.number}: {why}")
+                refused.append(f"{line.source}:{line.number}: {why}")
+                continue
+            tasks.append(set_hashes(line.record))
+    except OSError as exc:
+        raise ReviewError(f"cannot read the tasks {path}: {exc.strerror or exc}") from exc
     if include_answered:
         return tasks
     done = store.task_hashes(dataset, annotator)
@@ -228,19 +242,30 @@ class ReviewServer(ThreadingHTTPServer):
 
 
 def review_command(tasks: str | Path, dataset: str = "yili", db: Optional[str] = None, annotator: Optional[str] = None,
-                   port: int = 8080, include_answered: bool = False) -> None:
+                   port: int = 8080, include_answered: bool = False, refused: Optional[list[str]] = None) -> None:
     """``yili review TASKS.jsonl [--dataset NAME] [--db URL] [--annotator NAME] [--port 8080] [--all]``.
 
-    Serves until interrupted (Ctrl+C)."""
+    Serves until interrupted (Ctrl+C). Lines of the tasks file that are no task are named in
+    ``refused`` (and on stderr) and the others are served; a tasks file that cannot be read or a
+    port that is taken is a :class:`ReviewError` before anything is served."""
+    refused = refused if refused is not None else []
     store = AnswerStore(db)
-    annotator = annotator or default_annotator()
-    queue = load_tasks(tasks, store, dataset, annotator, include_answered)
-    server = ReviewServer(ReviewSession(queue, store, dataset, annotator), port)
-    print(f"yili review: {len(queue)} task(s) for {annotator} in dataset {dataset!r} → {server.url}  (Ctrl+C to stop)")
     try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+        annotator = annotator or default_annotator()
+        queue = load_tasks(tasks, store, dataset, annotator, include_answered, refused)
+        for why in refused:
+            print(f"refused {why}", file=sys.stderr)
+        try:
+            server = ReviewServer(ReviewSession(queue, store, dataset, annotator), port)
+        except OSError as exc:
+            raise ReviewError(f"cannot serve the page on 127.0.0.1:{port}: {exc.strerror or exc}; "
+                              "choose another --port (0: any free one)") from exc
+        print(f"yili review: {len(queue)} task(s) for {annotator} in dataset {dataset!r} → {server.url}  (Ctrl+C to stop)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()
     finally:
-        server.server_close()
         store.close()
