@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -341,7 +342,24 @@ def classify(
 # -- training -------------------------------------------------------------------------------------
 
 
+def _needs_shared(command):
+    """For a training or evaluation command, which reads ../shared (the corpus, UD Kyoto): a folder or
+    file that is not there is said with status 2, as `train jieba` and `train spans` said it (the
+    others had ended in a traceback whose last line held the same message)."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except FileNotFoundError as exc:
+            err.print(f"[red]{escape(str(exc))}[/red]")
+            raise typer.Exit(code=2) from exc
+
+    return run
+
+
 @train_app.command("layers")
+@_needs_shared
 def train_layers_command(
     out: Optional[Path] = typer.Option(None, "--out", help="Model folder (default: models/layers)."),
     splitter: bool = typer.Option(True, "--splitter/--no-splitter", help="Also fit the run-together splitter."),
@@ -357,6 +375,7 @@ def train_layers_command(
 
 
 @train_app.command("punctuate")
+@_needs_shared
 def train_punctuate_command(
     out: Optional[Path] = typer.Option(None, "--out", help="Model folder (default: models/punctuate)."),
 ) -> None:
@@ -368,6 +387,7 @@ def train_punctuate_command(
 
 
 @train_app.command("stanza")
+@_needs_shared
 def train_stanza_command(
     out: Optional[Path] = typer.Option(None, "--out", help="Model folder (default: models/stanza-lzh)."),
     steps: int = typer.Option(6000, "--steps", help="Training steps (batches of 32 windows)."),
@@ -453,6 +473,7 @@ RESULTS = Path(__file__).resolve().parents[1] / "bench" / "results"
 
 
 @evaluate_app.command("layers")
+@_needs_shared
 def evaluate_layers_command(
     out: Path = typer.Option(RESULTS / "layers.json", "--out", help="JSON figures (a .md summary is written beside)."),
     folds: int = typer.Option(4, "--folds", help="Chapter-level folds."),
@@ -468,6 +489,7 @@ def evaluate_layers_command(
 
 
 @evaluate_app.command("segmentation")
+@_needs_shared
 def evaluate_segmentation_command(
     out: Path = typer.Option(RESULTS / "segmentation.json", "--out", help="JSON figures (a .md summary is written beside)."),
     folds: int = typer.Option(4, "--folds", help="Chapter-level folds (11 = leave one chapter out)."),

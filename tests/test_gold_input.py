@@ -2,7 +2,8 @@
 and training and evaluation go on with the other records (exit status: how many were left out).
 
 Real gold lines (chapter 03 of the dev action gold, the seeds' layer records) with faults put in
-between them: a line cut short, a span whose offsets run past its text, a line not in UTF-8.
+between them: a line cut short, a span whose offsets run past its text, a line not in UTF-8. And the
+other input of training and evaluation, ../shared, missing.
 """
 
 from __future__ import annotations
@@ -130,3 +131,16 @@ def test_evaluate_all_goes_on_after_one_evaluation_fails(monkeypatch):
     result = runner.invoke(app, ["evaluate", "all"])
     assert ran == ["layers", "segmentation", "actions"]
     assert result.exit_code == 3
+
+
+@pytest.mark.parametrize("command", [["train", "layers"], ["train", "punctuate"], ["evaluate", "layers"],
+                                     ["evaluate", "segmentation"]])
+def test_training_and_evaluation_without_the_corpus_say_where_it_should_be(tmp_path, monkeypatch, command):
+    """../shared missing (an installed yili, a checkout without it): status 2 and where to put it (the
+    message had been the last line of a traceback)."""
+    monkeypatch.setenv("YILI_CORPUS", str(tmp_path / "nowhere"))
+    out = ["--out", str(tmp_path / ("figures.json" if command[0] == "evaluate" else "model"))]
+    result = runner.invoke(app, [*command, *out])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert "does not exist: put the shared corpus at ../shared/corpus" in said and "Traceback" not in said
