@@ -514,9 +514,14 @@ def evaluate_actions_command(
     from pipeline.actions.report import evaluate_actions
     from pipeline.config import load_config
 
+    try:
+        settings = load_config(config) if config else None
+    except (OSError, ValueError) as exc:  # a -c that cannot be read, or sets what yili does not read
+        err.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(2) from exc
     refused: list[str] = []
     try:
-        evaluate_actions(out, splits=split, config=load_config(config) if config else None, config_path=config, unseen=unseen,
+        evaluate_actions(out, splits=split, config=settings, config_path=config, unseen=unseen,
                          documents=documents, refused=refused)
     except FileNotFoundError as exc:  # a split with no gold file
         _say_refused_gold(refused)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any, Optional
 
@@ -28,8 +29,34 @@ def default_config_path() -> Path:
     return path
 
 
+#: settings yili reads that ``configs/default.cfg`` leaves out: the annotation store (SQLite file or
+#: PostgreSQL URL) of the annotation commands
+OPTIONAL_SETTINGS: dict[str, tuple[str, ...]] = {"annotate": ("db",)}
+
+
+def unknown_settings(own: dict[str, Any], default: dict[str, Any]) -> list[str]:
+    """What a user's config sets that yili does not read (a section or key misspelt: ``[action]``,
+    ``model_name``), each with the nearest setting there is: such a setting had been ignored in
+    silence, and the run went on with the default."""
+    known = {name: set(section) for name, section in default.items() if isinstance(section, dict)}
+    for name, keys in OPTIONAL_SETTINGS.items():
+        known.setdefault(name, set()).update(keys)
+    out: list[str] = []
+    for name, section in own.items():
+        if name not in known:
+            near = difflib.get_close_matches(name, sorted(known), 1)
+            out.append(f"[{name}] is no section yili reads" + (f" (did you mean [{near[0]}]?)" if near else ""))
+            continue
+        for key in section if isinstance(section, dict) else ():
+            if key not in known[name]:
+                near = difflib.get_close_matches(key, sorted(known[name]), 1)
+                out.append(f"[{name}] {key} is no setting yili reads" + (f" (did you mean {near[0]}?)" if near else ""))
+    return out
+
+
 def load_config(path: Optional[Path] = None, overrides: Optional[dict[str, Any]] = None) -> dict[str, Any]:
-    """The default config, updated by the sections of ``path`` (a partial .cfg is fine) and ``overrides``."""
+    """The default config, updated by the sections of ``path`` (a partial .cfg is fine) and ``overrides``.
+    A setting of ``path`` that yili does not read is an error naming it (:func:`unknown_settings`)."""
     config = Config().from_disk(default_config_path())
     if path is not None:
         path = Path(path)
@@ -42,6 +69,9 @@ def load_config(path: Optional[Path] = None, overrides: Optional[dict[str, Any]]
             lines = [x for x in lines if x not in ("Config validation error",)
                      and not x.startswith("Make sure the sections and values")]
             raise ValueError(f"config {path} cannot be read: {' / '.join(lines) or type(exc).__name__}") from None
+        unknown = unknown_settings(own, config)
+        if unknown:
+            raise ValueError(f"config {path}: {'; '.join(unknown)} — the settings are those of {default_config_path()}")
         config = config.merge(own)
     if overrides:
         config = Config(config).merge(Config(overrides))

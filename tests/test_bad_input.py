@@ -360,3 +360,37 @@ def test_a_record_cut_inside_its_text_says_where_the_string_starts(tmp_path):
     result, lines = run(str(records), out=tmp_path / "o.jsonl")
     assert result.exit_code == 1
     assert "invalid JSON (Unterminated string starting at column 10)" in lines[0]["error"]
+
+
+@pytest.mark.parametrize("setting, said", [
+    ('[action]\nmodel_names = false\n', "[action] is no section yili reads (did you mean [actions]?)"),
+    ('[actions]\nmodel_name = false\n', "[actions] model_name is no setting yili reads (did you mean model_names?)"),
+])
+def test_a_config_setting_yili_does_not_read_is_named(tmp_path, setting, said):
+    """A misspelt section or key of a -c file had been ignored in silence (the run went on with the
+    default); now every command that reads -c stops with status 2 naming it and the nearest setting.
+    The annotation commands had passed over any -c that could not be read, and their answers went to
+    the default store."""
+    cfg = tmp_path / "mine.cfg"
+    cfg.write_text(setting, encoding="utf-8")
+    text = tmp_path / "t.txt"
+    text.write_text(JING, encoding="utf-8")
+    result, lines = run(str(text), "-c", str(cfg), out=tmp_path / "o.jsonl")
+    assert result.exit_code == 2 and lines == []
+    assert said in " ".join(result.output.split())
+    for command in (["export-answers", "-o", str(tmp_path / "a.jsonl")], ["agreement"],
+                    ["evaluate", "actions", "--split", "dev", "--no-unseen", "--no-documents", "--out", str(tmp_path / "f.json")]):
+        result = runner.invoke(app, [*command, "-c", str(cfg)], env={"YILI_DB": str(tmp_path / "default.sqlite")})
+        assert result.exit_code == 2, (command, result.output)
+        assert said in " ".join(result.output.split())
+    assert not (tmp_path / "default.sqlite").exists()
+
+
+def test_the_settings_yili_reads_pass(tmp_path):
+    """Every section and key of configs/default.cfg, and [annotate] db, which it leaves out."""
+    from pipeline.config import default_config_path, load_config
+
+    own = default_config_path().read_text(encoding="utf-8") + '\n[annotate]\ndb = "answers.sqlite"\n'
+    cfg = tmp_path / "all.cfg"
+    cfg.write_text(own, encoding="utf-8")
+    assert load_config(cfg)["annotate"] == {"db": "answers.sqlite"}

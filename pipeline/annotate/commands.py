@@ -22,7 +22,9 @@ err = Console(stderr=True)
 
 
 def _db(db: Optional[str], config: Optional[Path]) -> Optional[str]:
-    """``--db`` wins; else ``$YILI_DB`` / the config's ``[annotate] db`` / ~/.yili/yili.db."""
+    """``--db`` wins; else ``$YILI_DB`` / the config's ``[annotate] db`` / ~/.yili/yili.db. A ``-c``
+    file that cannot be read stops the command (status 2): it had been passed over in silence, and
+    the answers went to the default store instead of the one it names."""
     if db:
         return db
     from pipeline.annotate.store import default_url
@@ -30,8 +32,9 @@ def _db(db: Optional[str], config: Optional[Path]) -> Optional[str]:
 
     try:
         cfg = load_config(config)
-    except Exception:
-        cfg = {}
+    except (OSError, ValueError) as exc:
+        err.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(code=2) from exc
     return default_url(cfg)
 
 
