@@ -135,6 +135,11 @@ class NewAnswer:
     answer: Optional[str] = None
 
 
+def _sqlite_path(url: str) -> str:
+    """The file of a SQLite store URL (``sqlite:///path`` or the path itself)."""
+    return url[len("sqlite:///"):] if url.startswith("sqlite:///") else url
+
+
 class AnswerStore:
     """Append-only answers in SQLite (a file) or PostgreSQL (a URL)."""
 
@@ -145,7 +150,7 @@ class AnswerStore:
         self.url = url or default_url()
         self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
         if not create and self.dialect == "sqlite":
-            path = self.url[len("sqlite:///"):] if self.url.startswith("sqlite:///") else self.url
+            path = _sqlite_path(self.url)
             if path != ":memory:" and not Path(path).expanduser().is_file():
                 raise StoreError(f"no answer store at {path}: `yili import` or `yili review` makes one "
                                  "(the store is --db, else $YILI_DB, the config's [annotate] db, ~/.yili/yili.db)")
@@ -159,7 +164,7 @@ class AnswerStore:
                 self.mark = "%s"
                 schema = POSTGRES_SCHEMA
             else:
-                path = self.url[len("sqlite:///"):] if self.url.startswith("sqlite:///") else self.url
+                path = _sqlite_path(self.url)
                 if path != ":memory:":
                     Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
                     path = str(Path(path).expanduser())

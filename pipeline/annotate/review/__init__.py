@@ -19,8 +19,8 @@ The server listens on 127.0.0.1 only.
 from __future__ import annotations
 
 import json
-import threading
 import sys
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
