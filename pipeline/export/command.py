@@ -18,6 +18,7 @@ show the documents of this run only.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, List, Optional, Sequence
@@ -35,6 +36,21 @@ CONLLU_NAME = "sentences.conllu"
 DOCBIN_NAME = "segments.spacy"
 DUCKDB_NAME = "yili.duckdb"
 VIEW_NAMES = {"passages": "passages.html", "report": "report.html", "flow": "flow.html"}
+#: the modules of the ``export`` extra (pip install 'yili[export]') each format needs
+NEEDS: dict[str, tuple[str, ...]] = {"parquet": ("pyarrow",), "duckdb": ("duckdb", "pyarrow"), "html": ("matplotlib",)}
+EXTRA = "pip install 'yili[export]'"
+
+
+def missing_modules(formats: Iterable[str]) -> dict[str, list[str]]:
+    """format → the modules it needs that this installation lacks (the ``export`` extra)."""
+    out: dict[str, list[str]] = {}
+    for fmt in formats:
+        for name in NEEDS.get(fmt, ()):
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                out.setdefault(fmt, []).append(name)
+    return out
 
 
 @dataclass
@@ -49,6 +65,8 @@ class ExportReport:
     #: documents holding the --find text (in either script, any edition's spelling); None when there
     #: is no --find or no view is written (the only pages it shapes)
     found: Optional[int] = None
+    #: formats of 'all' left out because the ``export`` extra is not installed: format → modules
+    skipped: dict[str, list[str]] = field(default_factory=dict)
     #: rows of each table exported in this run
     rows: dict[str, int] = field(default_factory=dict)
     #: rows of each table in the database after the run
@@ -82,14 +100,22 @@ def run_export(
     max_acts: Optional[int] = 40,
     merge: bool = True,
 ) -> ExportReport:
-    """Export processed records (JSONL paths or records) into the folder ``output``."""
+    """Export processed records (JSONL paths or records) into the folder ``output``. Of ``"all"``
+    the formats whose modules are not installed (Parquet, DuckDB, the HTML views: the ``export`` extra)
+    are left out and named in ``report.skipped``; such a format asked for by name is a ValueError
+    before anything is written (it had been a traceback, some files written already)."""
     chosen = parse_formats(formats)
+    lacking = missing_modules(chosen)
+    named = not (isinstance(formats, str) and formats.strip().lower() in ("", "all"))
+    if lacking and named:
+        raise ValueError("; ".join(f"{fmt} needs {', '.join(mods)}" for fmt, mods in lacking.items()) + f": {EXTRA}")
+    chosen = [f for f in chosen if f not in lacking]
     out = Path(output)
     out.mkdir(parents=True, exist_ok=True)
     loaded = load_documents(inputs)
     docs = loaded.documents
     report = ExportReport(documents=len(docs), errors=loaded.errors, duplicates=loaded.duplicates,
-                          unreadable=loaded.unreadable)
+                          unreadable=loaded.unreadable, skipped=lacking)
     if find and "html" in chosen:
         report.found = sum(1 for d in docs if d.find(find) >= 0)
     tables = Tables.build(docs)
@@ -170,8 +196,11 @@ def export_command(
             tokenizer=tokenizer, config=cfg, find=find, max_passages=max_passages, max_acts=max_acts, merge=not replace,
         )
     except (ValueError, OSError) as exc:
-        err.print(f"[red]cannot export:[/red] {exc}")
+        err.print(f"[red]cannot export:[/red] {escape(str(exc))}")
         raise typer.Exit(code=2)
+    if report.skipped:
+        err.print(f"[yellow]not written:[/yellow] {', '.join(report.skipped)} (they need "
+                  f"{', '.join(sorted({m for mods in report.skipped.values() for m in mods}))}: {escape(EXTRA)})")
     if report.found == 0:
         err.print(f"[yellow]'{escape(find)}' occurs in none of the {report.documents} document(s)[/yellow]: "
                   "the flow and passages pages show no passage")
