@@ -166,7 +166,7 @@ def process(
         try:
             report = runner.run(paths, output)
         except ExecutorUnavailable as exc:
-            err.print(f"[red]{exc}[/red]")
+            err.print(f"[red]{escape(str(exc))}[/red]")  # 'yili[dask]' is no markup
             raise typer.Exit(code=2)
         except OSError as exc:
             err.print(f"[red]cannot write {output}:[/red] {exc.strerror or exc}")
@@ -300,7 +300,7 @@ def classify(
     try:
         layer_model = load_model(model)
     except ModelError as exc:
-        err.print(f"[red]{exc}[/red]")
+        err.print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(code=2)
     if not input.is_file():
         err.print(f"[red]no such file:[/red] {input}")
@@ -400,7 +400,7 @@ def train_stanza_command(
     try:
         info = train_kyoto(out, steps=steps, evaluate=evaluate, dictionary=dictionary, log=err.print)
     except ImportError as exc:
-        err.print(f"{exc}: pip install torch==2.13.0, then pip install 'yili[stanza]'")
+        err.print(escape(f"{exc}: pip install torch==2.13.0, then pip install 'yili[stanza]'"))  # rich had eaten [stanza]
         raise typer.Exit(2) from exc
     f1 = ((info.get("test") or {}).get("raw") or {}).get("tokens", {}).get("f1")
     Console().print(f"stanza tokenizer: {info['model']} ({info['size_bytes'] / 1e6:.2f} MB, {info['train_seconds']} s"
@@ -417,7 +417,7 @@ def train_jieba_command(
     try:
         info = build_dictionary(out)
     except FileNotFoundError as exc:
-        err.print(f"[red]{exc}[/red]")
+        err.print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(2) from exc
     Console().print(f"jieba dictionary: {info['words']:,} words ({info['multi_character_words']:,} of more than one character) "
                     f"from {info['source']} → {out or 'models/jieba-lzh'}")
@@ -445,7 +445,7 @@ def train_spans_command(
         info = train_spans(out, chapters=chapter or None, settings=settings or None, log=err.print, refused=refused)
     except FileNotFoundError as exc:
         _say_refused_gold(refused)
-        err.print(f"[red]cannot train the span model:[/red] {exc}")
+        err.print(f"[red]cannot train the span model:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     Console().print(f"span model: {info['model_dir']} ({info['size_bytes'] / 1e6:.1f} MB, {info['train_seconds']} s, "
                     f"{info['passages']} training texts from chapters {' '.join(info['chapters'])})")

@@ -394,3 +394,20 @@ def test_the_settings_yili_reads_pass(tmp_path):
     cfg = tmp_path / "all.cfg"
     cfg.write_text(own, encoding="utf-8")
     assert load_config(cfg)["annotate"] == {"db": "answers.sqlite"}
+
+
+def test_a_missing_extra_is_named_with_its_install_command(tmp_path, monkeypatch):
+    """Without dask, `--executor dask` had ended in a RuntimeError traceback; without torch, `yili train
+    stanza` said "pip install 'yili'": rich had read [stanza] as markup and dropped it."""
+    import sys
+
+    for name in ("dask", "dask.distributed", "torch", "stanza"):
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed: importing it fails
+    text = tmp_path / "t.txt"
+    text.write_text(JING, encoding="utf-8")
+    result, lines = run(str(text), "--executor", "dask", out=tmp_path / "o.jsonl")
+    assert result.exit_code == 2, result.output
+    assert "the Dask executor needs the extra: pip install 'yili[dask]'" in " ".join(result.output.split())
+    result = runner.invoke(app, ["train", "stanza", "--out", str(tmp_path / "stanza"), "--steps", "1", "--no-evaluate"])
+    assert result.exit_code == 2, result.output
+    assert "then pip install 'yili[stanza]'" in " ".join(result.output.split())

@@ -197,7 +197,7 @@ class BatchRunner:
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError as exc:  # pragma: no cover - depends on the extra
-            raise RuntimeError("the Dask executor needs the extra: pip install 'yili[dask]'") from exc
+            raise ExecutorUnavailable("the Dask executor needs the extra: pip install 'yili[dask]'") from exc
         cluster = None
         if self.scheduler:
             try:
