@@ -76,9 +76,13 @@ class ExportReport:
     written: list[Path] = field(default_factory=list)
 
 
-def parse_formats(value: str | Sequence[str]) -> list[str]:
+def _items(value: str | Sequence[str]) -> list[str]:
     items = value.split(",") if isinstance(value, str) else list(value)
-    items = [i.strip().lower() for i in items if i.strip()]
+    return [i.strip().lower() for i in items if i.strip()]
+
+
+def parse_formats(value: str | Sequence[str]) -> list[str]:
+    items = _items(value)
     if not items or items == ["all"]:
         return list(FORMATS)
     unknown = [i for i in items if i not in FORMATS]
@@ -106,8 +110,7 @@ def run_export(
     before anything is written (it had been a traceback, some files written already)."""
     chosen = parse_formats(formats)
     lacking = missing_modules(chosen)
-    named = not (isinstance(formats, str) and formats.strip().lower() in ("", "all"))
-    if lacking and named:
+    if lacking and _items(formats) not in ([], ["all"]):  # named, not 'all'
         raise ValueError("; ".join(f"{fmt} needs {', '.join(mods)}" for fmt, mods in lacking.items()) + f": {EXTRA}")
     chosen = [f for f in chosen if f not in lacking]
     out = Path(output)
