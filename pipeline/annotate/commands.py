@@ -30,11 +30,8 @@ def _db(db: Optional[str], config: Optional[Path]) -> Optional[str]:
     from pipeline.annotate.store import default_url
     from pipeline.config import load_config
 
-    try:
+    with _said(OSError, ValueError):
         cfg = load_config(config)
-    except (OSError, ValueError) as exc:
-        err.print(f"[red]{escape(str(exc))}[/red]")
-        raise typer.Exit(code=2) from exc
     return default_url(cfg)
 
 
@@ -49,16 +46,21 @@ def _refuse_output_among_inputs(inputs: List[Path], output: Path) -> None:
 
 
 @contextmanager
+def _said(*kinds: type[BaseException]):
+    """An error of ``kinds`` raised inside: its message, status 2 (it had been a traceback)."""
+    try:
+        yield
+    except kinds as exc:
+        err.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(code=2) from exc
+
+
 def _store_errors():
     """A store that cannot be opened, is not there, or lacks the dataset: its message, status 2
     (it had been a traceback, or for a store that was not there a new empty one and "0 answers")."""
     from pipeline.annotate.store import StoreError
 
-    try:
-        yield
-    except StoreError as exc:
-        err.print(f"[red]{escape(str(exc))}[/red]")
-        raise typer.Exit(code=2) from exc
+    return _said(StoreError)
 
 
 def _report_rejected(rejected) -> None:
@@ -80,11 +82,8 @@ def tasks(
     from pipeline.annotate.tasks import TaskOptionError, tasks_command
 
     _refuse_output_among_inputs(inputs, output)
-    try:
+    with _said(TaskOptionError):
         report = tasks_command(inputs, output, kind, unit, layer or None, select, limit, span_model)
-    except TaskOptionError as exc:
-        err.print(f"[red]{escape(str(exc))}[/red]")
-        raise typer.Exit(code=2) from exc
     for bad in report.bad_lines:
         err.print(f"[red]error[/red] {escape(bad)}")
     err.print(f"{report.tasks} task(s) from {report.records} record(s) → {output}"
@@ -162,12 +161,8 @@ def review(
     from pipeline.annotate.review import ReviewError, review_command
 
     refused: list[str] = []
-    with _store_errors():
-        try:
-            review_command(tasks_file, dataset, _db(db, config), annotator, port, include_answered, refused)
-        except ReviewError as exc:
-            err.print(f"[red]{escape(str(exc))}[/red]")
-            raise typer.Exit(code=2) from exc
+    with _store_errors(), _said(ReviewError):
+        review_command(tasks_file, dataset, _db(db, config), annotator, port, include_answered, refused)
     if refused:  # the exit status counts the task lines that were not served
         raise typer.Exit(code=min(len(refused), 255))
 
