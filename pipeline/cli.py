@@ -16,6 +16,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from pipeline.command_errors import refuse_output_among_inputs, said
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
 train_app = typer.Typer(no_args_is_help=True, help="Train the shipped models from annotations/ and ../shared/corpus.")
 evaluate_app = typer.Typer(no_args_is_help=True, help="Evaluate on held-out chapters; figures go to bench/results/.")
@@ -23,17 +25,6 @@ app.add_typer(train_app, name="train")
 app.add_typer(evaluate_app, name="evaluate")
 
 err = Console(stderr=True, soft_wrap=True)  # never break a path or a command in a message
-
-
-def _refuse_output_among_inputs(inputs: List[str], output: Path) -> None:
-    """Stop (status 2) before anything is read or written if ``-o`` names one of the inputs: the
-    output replaces its file when the run ends, and the scholar's input would be lost."""
-    from pipeline.read.inputs import output_clash
-
-    clash = output_clash(inputs, output)
-    if clash is not None:
-        err.print(f"[red]{escape(clash)}[/red]")
-        raise typer.Exit(code=2)
 
 
 def _exit_for_failures(failed: int) -> None:
@@ -123,7 +114,7 @@ def process(
     if executor not in EXECUTORS:  # it had been a traceback from the runner, after the models loaded
         err.print(f"[red]unknown --executor {escape(repr(executor))}[/red]: use {' or '.join(map(repr, EXECUTORS))}")
         raise typer.Exit(code=2)
-    _refuse_output_among_inputs(paths, output)
+    refuse_output_among_inputs(err, paths, output)
     loaded = None
     try:
         overrides: dict = {"layers": {"undecided_layer": layer.upper()}} if layer else {}
@@ -297,15 +288,12 @@ def classify(
     from pipeline.layers.runtime import load_model
     from pipeline.read.inputs import JSONL_SUFFIXES, iter_jsonl
 
-    try:
+    with said(err, ModelError):
         layer_model = load_model(model)
-    except ModelError as exc:
-        err.print(f"[red]{escape(str(exc))}[/red]")
-        raise typer.Exit(code=2)
     if not input.is_file():
         err.print(f"[red]no such file:[/red] {input}")
         raise typer.Exit(code=2)
-    _refuse_output_among_inputs([str(input)], output)
+    refuse_output_among_inputs(err, [input], output)
     items = list(iter_jsonl(input))
     good = [item.record for item in items if item.error is None]
     orders: dict[str, int] = {}
@@ -349,11 +337,8 @@ def _needs_shared(command):
 
     @functools.wraps(command)
     def run(*args, **kwargs):
-        try:
+        with said(err, FileNotFoundError):
             return command(*args, **kwargs)
-        except FileNotFoundError as exc:
-            err.print(f"[red]{escape(str(exc))}[/red]")
-            raise typer.Exit(code=2) from exc
 
     return run
 
@@ -414,11 +399,8 @@ def train_jieba_command(
     """Rebuild the jieba backend's Classical Chinese word list from UD Kyoto's training file (a second)."""
     from pipeline.nlp.jieba_dictionary import build_dictionary
 
-    try:
+    with said(err, FileNotFoundError):
         info = build_dictionary(out)
-    except FileNotFoundError as exc:
-        err.print(f"[red]{escape(str(exc))}[/red]")
-        raise typer.Exit(2) from exc
     Console().print(f"jieba dictionary: {info['words']:,} words ({info['multi_character_words']:,} of more than one character) "
                     f"from {info['source']} → {out or 'models/jieba-lzh'}")
 
@@ -514,11 +496,8 @@ def evaluate_actions_command(
     from pipeline.actions.report import evaluate_actions
     from pipeline.config import load_config
 
-    try:
+    with said(err, OSError, ValueError):  # a -c that cannot be read, or sets what yili does not read
         settings = load_config(config) if config else None
-    except (OSError, ValueError) as exc:  # a -c that cannot be read, or sets what yili does not read
-        err.print(f"[red]{escape(str(exc))}[/red]")
-        raise typer.Exit(2) from exc
     refused: list[str] = []
     try:
         evaluate_actions(out, splits=split, config=settings, config_path=config, unseen=unseen,

@@ -10,13 +10,14 @@ function of its module; the exit status is 0, or 1 when records were refused.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+
+from pipeline.command_errors import refuse_output_among_inputs, said
 
 err = Console(stderr=True)
 
@@ -35,24 +36,9 @@ def _db(db: Optional[str], config: Optional[Path]) -> Optional[str]:
     return default_url(cfg)
 
 
-def _refuse_output_among_inputs(inputs: List[Path], output: Path) -> None:
-    """Stop (status 2) before anything is read if ``-o`` names an input: the output replaces its file."""
-    from pipeline.read.inputs import output_clash
-
-    clash = output_clash([str(p) for p in inputs], output)
-    if clash is not None:
-        err.print(f"[red]{escape(clash)}[/red]")
-        raise typer.Exit(code=2)
-
-
-@contextmanager
 def _said(*kinds: type[BaseException]):
     """An error of ``kinds`` raised inside: its message, status 2 (it had been a traceback)."""
-    try:
-        yield
-    except kinds as exc:
-        err.print(f"[red]{escape(str(exc))}[/red]")
-        raise typer.Exit(code=2) from exc
+    return said(err, *kinds)
 
 
 def _store_errors():
@@ -81,7 +67,7 @@ def tasks(
     """Export the pipeline's proposals as Prodigy-compatible tasks (for db-in, spans.manual, rel.manual, yili review)."""
     from pipeline.annotate.tasks import TaskOptionError, tasks_command
 
-    _refuse_output_among_inputs(inputs, output)
+    refuse_output_among_inputs(err, inputs, output)
     with _said(TaskOptionError):
         report = tasks_command(inputs, output, kind, unit, layer or None, select, limit, span_model)
     for bad in report.bad_lines:
@@ -141,7 +127,7 @@ def convert(
     """Convert between Prodigy JSONL, Label Studio, Doccano and brat (offsets in code points), validating on the way."""
     from pipeline.annotate.importer import convert_command
 
-    _refuse_output_among_inputs(inputs, output)
+    refuse_output_among_inputs(err, inputs, output)
     report = convert_command(inputs, output, to, fmt, utf16)
     _report_rejected(report.rejected)
     err.print(f"{report.stored} record(s) → {output}; {len(report.rejected)} refused")

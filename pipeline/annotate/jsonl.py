@@ -16,7 +16,7 @@ from typing import Any, BinaryIO, Iterable, Iterator, Optional
 
 import srsly
 
-from pipeline.read.decode import utf8_line
+from pipeline.read.decode import json_fault, utf8_line
 
 
 def dumps(record: dict[str, Any]) -> str:
@@ -54,7 +54,7 @@ def read_lines(path: str | Path) -> Iterator[Line]:
             try:
                 yield Line(name, number, raw, json.loads(raw))
             except json.JSONDecodeError as exc:
-                yield Line(name, number, raw, error=f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}")
+                yield Line(name, number, raw, error=f"not JSON: {json_fault(exc)}")
     finally:
         if not stdin:
             handle.close()

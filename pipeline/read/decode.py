@@ -10,6 +10,7 @@ text encodes back to the other code (``tests/test_invariants.py`` says which).
 from __future__ import annotations
 
 import codecs
+import json
 import re
 from typing import Optional
 
@@ -44,6 +45,12 @@ def utf8_line(raw: bytes, first: bool = False) -> tuple[Optional[str], Optional[
         return raw.decode("utf-8-sig" if first else "utf-8"), None
     except UnicodeDecodeError as exc:
         return None, f"not UTF-8 (byte {exc.start + 1} of the line, 0x{raw[exc.start]:02X}: {exc.reason})"
+
+
+def json_fault(exc: json.JSONDecodeError) -> str:
+    """json's message with its column, for a line that is not JSON: "Expecting value at column 1",
+    "Unterminated string starting at column 10" (json's own message ends in "at" there)."""
+    return f"{exc.msg.removesuffix(' at')} at column {exc.colno}"
 
 
 def _first_binary(data: bytes) -> int:

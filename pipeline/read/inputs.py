@@ -171,6 +171,7 @@ def _lone_surrogate(value: Any) -> Optional[str]:
 
 def iter_jsonl(path: Path) -> Iterator[InputItem]:
     """Records of a JSONL file; a line that is not a JSON object with a string ``text`` is an error item."""
+    from pipeline.read.decode import json_fault
 
     def item(*args: Any) -> InputItem:  # every item of the file says which file it is a line of
         return InputItem(*args, jsonl=str(path))
@@ -186,7 +187,7 @@ def iter_jsonl(path: Path) -> Iterator[InputItem]:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            yield item(origin, where, f"{origin}: invalid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})")
+            yield item(origin, where, f"{origin}: invalid JSON ({json_fault(exc)})")
             continue
         surrogate = _lone_surrogate(record)
         if surrogate:  # the record cannot even be written back: keep only where it was
