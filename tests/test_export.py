@@ -450,7 +450,7 @@ def test_command_line_counts_the_lines_it_cannot_read(tmp_path, processed):
     result = CliRunner().invoke(app, ["export", str(spoiled), "-o", str(tmp_path / "cli"), "-f", "jsonl"],
                                 env={"COLUMNS": "200"})
     assert result.exit_code == 2, result.output
-    assert f"skipped {spoiled}:4: invalid JSON" in result.output
+    assert f"skipped {spoiled}:4: invalid JSON (Expecting property name enclosed in double quotes at column 15)" in result.output
     assert f"skipped {spoiled}:5: not UTF-8" in result.output
     assert "2 document(s) exported, 1 error record(s) skipped, 2 line(s) unreadable" in result.output
     assert len((tmp_path / "cli" / "documents.jsonl").read_text(encoding="utf-8").splitlines()) == 2

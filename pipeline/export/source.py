@@ -17,7 +17,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from pipeline.export.chapters import chapter_of
 from pipeline.export.ids import IdAllocator, document_id
-from pipeline.read.decode import utf8_line
+from pipeline.read.decode import json_fault, utf8_line
 
 LIST_FIELDS = ("segments", "sentences", "clauses", "spans", "actions", "removed")
 
@@ -183,7 +183,7 @@ def iter_records(path: Union[str, Path]) -> Iterator[tuple[str, Any]]:
     with open(path, "rb") as handle:
         for lineno, raw in enumerate(handle, 1):
             origin = f"{path}:{lineno}"
-            line, why = utf8_line(raw, first=lineno == 1)
+            line, why = utf8_line(raw.removesuffix(b"\n"), first=lineno == 1)
             if line is None:
                 yield origin, RecordError(f"{origin}: {why}")
                 continue
@@ -192,7 +192,7 @@ def iter_records(path: Union[str, Path]) -> Iterator[tuple[str, Any]]:
             try:
                 yield origin, json.loads(line)
             except json.JSONDecodeError as exc:
-                yield origin, RecordError(f"{origin}: invalid JSON ({exc.msg})")
+                yield origin, RecordError(f"{origin}: invalid JSON ({json_fault(exc)})")
 
 
 def load_documents(
