@@ -275,6 +275,18 @@ def _unmarked_hint(rows) -> Optional[str]:
             "decided every segment. If a text is the classic alone, read it with --layer JING.")
 
 
+#: how `yili classify` read each document's records (the orders of :func:`pipeline.layers.predict.order_transitions`:
+#: neighbours weighed as consecutive units, as a sample with gaps, or not at all)
+_ORDER_WORDS = {"adjacent": "as consecutive units", "gaps 0.5": "as a sample with gaps", "gaps 0.25": "as a sparse sample",
+                "none": "record by record"}
+
+
+def _orders_said(orders: dict[str, int]) -> str:
+    """'2 document(s) read as consecutive units, 1 record by record'."""
+    said = [f"{n} {_ORDER_WORDS.get(kind, kind)}" for kind, n in sorted(orders.items(), key=lambda kv: -kv[1])]
+    return f"{said[0].replace(' ', ' document(s) read ', 1)}" + "".join(f", {x}" for x in said[1:])
+
+
 @app.command()
 def classify(
     input: Path = typer.Argument(..., help="JSONL records with a 'text' field."),
@@ -282,7 +294,7 @@ def classify(
     model: Optional[Path] = typer.Option(None, "-m", "--model", help="Layer model folder (default: models/layers)."),
 ) -> None:
     """Label each record JING/ZHU/SHU/OTHER with per-layer probabilities (SCHEMA section 6)."""
-    import srsly
+    import json
 
     from pipeline.layers.predict import ModelError, classify_records
     from pipeline.layers.runtime import load_model
@@ -313,14 +325,14 @@ def classify(
                 if "error" in rec:
                     failed += 1
                     err.print(f"[red]error[/red] {rec['error']}")
-                fh.write(srsly.json_dumps(rec) + "\n")
+                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")  # as yili process writes: readable Han
         tmp.replace(output)
     except OSError as exc:
         err.print(f"[red]cannot write {output}:[/red] {exc.strerror or exc}")
         raise typer.Exit(code=2)
     count = len(items)
-    err.print(f"{count} record(s) classified → {output}"
-              + (f" (read as documents, order weighed: {', '.join(f'{n} {k}' for k, n in sorted(orders.items()))})" if orders else ""))
+    err.print((f"{count - failed} of {count}" if failed else f"{count}") + f" record(s) classified → {output}"
+              + (f"; {_orders_said(orders)}" if orders else ""))
     if items and failed == count and input.suffix.lower() not in JSONL_SUFFIXES:
         err.print(f"{input.name} holds no JSONL record: yili classify reads records, a {{\"text\": …}} object a "
                   "line; a text file is read by yili process, whose segments carry each layer and its score.")

@@ -62,6 +62,11 @@ def test_classify_labels_each_record_and_counts_bad_lines(tmp_path):
         assert rec["scores"][rec["label"]] == max(rec["scores"].values())
     # empty text: OTHER, with a low score
     assert records[5]["label"] == "OTHER" and records[5]["scores"]["OTHER"] < 0.5
+    # the file reads as yili process's output does (主人, not \u4e3b\u4eba), and the count is of
+    # the records labelled, not of the lines read
+    assert JING in out.read_text(encoding="utf-8")
+    said = " ".join(result.output.split())
+    assert "4 of 6 record(s) classified" in said and "read as consecutive units" in said, said
 
 
 def test_classify_with_a_corrupt_model_names_the_file_and_the_fix(tmp_path):
