@@ -102,6 +102,23 @@ def test_simplified_and_traditional_give_the_same_spans(nlp):
     assert labels(simplified) == labels(traditional)
 
 
+@pytest.mark.parametrize("which", ["nlp", "lexicon_nlp", "char_nlp"])
+def test_text_as_the_edition_writes_it_is_read_as_its_normalised_view(which, request):
+    """A spaCy user hands the pipeline the 經 as seed 003 writes it, not yili's normalised view (賓 →
+    宾, 門 → 门): the Doc keeps that text and its tokens, cut where the view's are, and the spans are
+    the view's. The lexicon is in the normalised form, and 賓 and 門左 had been found by no backend
+    (with the span CRF, by the CRF alone, and not 門左)."""
+    nlp = request.getfixturevalue(which)
+    prefix, passage, expected = CASES[3]
+    raw = seed(prefix)
+    doc = nlp(passage)
+    assert doc.text == passage and "賓" in passage and "宾" not in passage
+    assert [(passage[s.start_char:s.end_char], s.label_) for s in doc.spans["sc"]] == expected
+    assert spans_of(nlp, raw, passage) == expected
+    view = nlp(normalise_str(passage))
+    assert [(t.idx, len(t)) for t in doc] == [(t.idx, len(t)) for t in view]
+
+
 def test_spans_never_overlap_on_a_whole_seed_passage(nlp):
     raw = seed("003")
     start = raw.index("主人坐取爵于篚,降洗。")

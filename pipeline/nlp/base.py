@@ -17,7 +17,9 @@ from pipeline.nlp.alignment import fill_gaps, lexicon_aligned
 from pipeline.nlp.matcher import LexiconMatcher
 
 
-#: ``doc.user_data`` key of the text a yili tokenizer was given (cheaper than ``doc.text``).
+#: ``doc.user_data`` key of the text a yili tokenizer was given, in its matching form
+#: (:func:`matching_form`): what the lexicon, the word lists and the span model read. The Doc's
+#: tokens keep the text as it was given (賓, not 宾), at the same offsets.
 TEXT_KEY = "yili_text"
 
 #: ``doc.user_data`` key of the lexicon cover a lexicon-aligned tokenizer chose for the text:
@@ -27,9 +29,19 @@ COVER_KEY = "yili_cover"
 
 
 def doc_text(doc: Doc) -> str:
-    """The text of ``doc`` (retokenising never changes it), from the tokenizer when it kept it."""
+    """The text of ``doc`` in its matching form (retokenising never changes it), as the tokenizer
+    kept it; ``doc.text`` for a Doc that no yili tokenizer made."""
     text = doc.user_data.get(TEXT_KEY)
     return text if isinstance(text, str) else doc.text
+
+
+def matching_form(text: str) -> str:
+    """``text`` as the lexicon and the models read it (``normalise_str``: 賓 → 宾, 於 → 于, one character
+    per character, so offsets hold). ``yili process`` tags its normalised view, already in this form;
+    a spaCy user hands the pipeline the text as an edition writes it."""
+    from pipeline.text.normalise import normalise_str
+
+    return normalise_str(text)
 
 
 class BackendUnavailable(RuntimeError):
@@ -52,12 +64,14 @@ class OffsetTokenizer:
         workers that then share it."""
 
     def __call__(self, text: str) -> Doc:
-        return self._doc(text, self.ranges(text))
+        key = matching_form(text)
+        return self._doc(text, self.ranges(key), key)
 
-    def _doc(self, text: str, ranges: Sequence[tuple[int, int]]) -> Doc:
+    def _doc(self, text: str, ranges: Sequence[tuple[int, int]], key: Optional[str] = None) -> Doc:
+        """The Doc of ``text`` cut at ``ranges``; ``key``, its matching form, is kept beside it."""
         words = [text[s:e] for s, e in ranges]
         doc = Doc(self.vocab, words=words, spaces=[False] * len(words))
-        doc.user_data[TEXT_KEY] = text  # doc.text rebuilds the string token by token: keep it
+        doc.user_data[TEXT_KEY] = text if key is None else key  # doc.text rebuilds the string token by token
         return doc
 
     def pipe(self, texts, batch_size: int = 1000):
@@ -104,9 +118,10 @@ class LexiconAlignedTokenizer(OffsetTokenizer):
         return lexicon_aligned(text, fill_gaps(text, self.base_ranges(text)), units, self.function_words)
 
     def __call__(self, text: str) -> Doc:
-        cover = self.cover(text)
-        ranges = self.aligned(text, cover)
-        doc = self._doc(text, ranges)
+        key = matching_form(text)  # the lexicon and the word lists are in this form
+        cover = self.cover(key)
+        ranges = self.aligned(key, cover)
+        doc = self._doc(text, ranges, key)
         note_cover(doc, self.matcher.fingerprint, cover, ranges)
         return doc
 

@@ -12,8 +12,10 @@ Every yili word tokenizer has already chosen the lexicon's cover to keep each te
 its spans from there instead of matching again. They are the same spans: the tokenizer's cover
 is the best one over all matches, and each of its terms is a token, so it is also the best over
 the token-aligned matches the ruler would find (tested on corpus chapters). A Doc without it
-(the ``char`` tokenizer), another lexicon, or patterns changed after the ruler was made take
-spaCy's own path.
+(the ``char`` tokenizer) is matched by the lexicon's matcher on its matching form
+(:func:`~pipeline.nlp.base.doc_text`: the text as an edition writes it reads as 宾, not 賓) where
+every term found is whole tokens; another lexicon, or patterns changed after the ruler was made,
+take spaCy's own path.
 """
 
 from __future__ import annotations
@@ -96,12 +98,31 @@ class LexiconRuler(SpanRuler):
     fingerprint: Optional[str] = None
 
     def __call__(self, doc: Doc) -> Doc:
+        own = self.fingerprint is not None and self.overwrite and not self.annotate_ents and bool(self.key)
         given = doc.user_data.get(COVER_KEY)
-        if (given and self.fingerprint is not None and given[0] == self.fingerprint
-                and given[1] == len(doc) and self.overwrite and not self.annotate_ents and self.key):
+        if own and given and given[0] == self.fingerprint and given[1] == len(doc):
             doc.spans[self.key] = spans_from_cover(doc, given[2])
             return doc
+        spans = self._matched(doc) if own else None
+        if spans is not None:
+            doc.spans[self.key] = spans
+            return doc
         return super().__call__(doc)
+
+    def _matched(self, doc: Doc) -> Optional[list[Span]]:
+        """The lexicon's spans found in the Doc's matching form (:func:`~pipeline.nlp.base.doc_text`),
+        when each is whole tokens (one token a character: the ``char`` tokenizer): spaCy's phrase
+        matcher would find the same in normalised text, and misses 賓 (宾 in the lexicon) in text as
+        an edition writes it. None where a term falls across a token edge: spaCy's path then."""
+        if self.lexicon_matcher is None:
+            return None
+        out = []
+        for s, e, label in self.lexicon_matcher.match(doc_text(doc)):
+            span = doc.char_span(s, e, label=label)
+            if span is None:
+                return None
+            out.append(span)
+        return out
 
     # patterns changed after the ruler was made: match them (the cover knows only the lexicon)
     def add_patterns(self, patterns: list) -> None:
