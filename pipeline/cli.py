@@ -282,9 +282,9 @@ _ORDER_WORDS = {"adjacent": "as consecutive units", "gaps 0.5": "as a sample wit
 
 
 def _orders_said(orders: dict[str, int]) -> str:
-    """'2 document(s) read as consecutive units, 1 record by record'."""
-    said = [f"{n} {_ORDER_WORDS.get(kind, kind)}" for kind, n in sorted(orders.items(), key=lambda kv: -kv[1])]
-    return f"{said[0].replace(' ', ' document(s) read ', 1)}" + "".join(f", {x}" for x in said[1:])
+    """'document(s) read: 2 as consecutive units, 1 record by record'."""
+    said = (f"{n} {_ORDER_WORDS.get(kind, kind)}" for kind, n in sorted(orders.items(), key=lambda kv: -kv[1]))
+    return "document(s) read: " + ", ".join(said)
 
 
 @app.command()

@@ -66,7 +66,7 @@ def test_classify_labels_each_record_and_counts_bad_lines(tmp_path):
     # the records labelled, not of the lines read
     assert JING in out.read_text(encoding="utf-8")
     said = " ".join(result.output.split())
-    assert "4 of 6 record(s) classified" in said and "read as consecutive units" in said, said
+    assert "4 of 6 record(s) classified" in said and "document(s) read: 1 as consecutive units" in said, said
 
 
 def test_classify_with_a_corrupt_model_names_the_file_and_the_fix(tmp_path):
