@@ -117,6 +117,11 @@ def test_text_as_the_edition_writes_it_is_read_as_its_normalised_view(which, req
     assert spans_of(nlp, raw, passage) == expected
     view = nlp(normalise_str(passage))
     assert [(t.idx, len(t)) for t in doc] == [(t.idx, len(t)) for t in view]
+    # a Doc the user made with spaCy's own words (no yili tokenizer) is read the same way
+    from spacy.tokens import Doc
+
+    own = nlp(Doc(nlp.vocab, words=[t.text for t in doc], spaces=[False] * len(doc)))
+    assert [(s.text, s.label_) for s in own.spans["sc"]] == expected
 
 
 def test_spans_never_overlap_on_a_whole_seed_passage(nlp):

@@ -30,9 +30,11 @@ COVER_KEY = "yili_cover"
 
 def doc_text(doc: Doc) -> str:
     """The text of ``doc`` in its matching form (retokenising never changes it), as the tokenizer
-    kept it; ``doc.text`` for a Doc that no yili tokenizer made."""
+    kept it, or made from ``doc.text`` for a Doc that no yili tokenizer made."""
     text = doc.user_data.get(TEXT_KEY)
-    return text if isinstance(text, str) else doc.text
+    if not isinstance(text, str):
+        text = doc.user_data[TEXT_KEY] = matching_form(doc.text)
+    return text
 
 
 def matching_form(text: str) -> str:
