@@ -398,6 +398,11 @@ class DocumentProcessor:
         from pipeline.text.sentences import split_units
         from pipeline.text.view import overlapping
 
+        from pipeline.read.inputs import record_fault
+
+        fault = record_fault(record)
+        if fault is not None:  # yili process has said so for its lines; a caller of the API is told here
+            raise ValueError(fault)
         clock = time.perf_counter
         t0 = clock()
         out = copy.deepcopy(record)

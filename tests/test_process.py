@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import srsly
 from typer.testing import CliRunner
 
@@ -103,6 +104,22 @@ def test_cli_process_writes_one_line_per_document_in_order(tmp_path):
     assert "no such file" in lines[5]["error"]
     act = lines[4]["actions"][0]
     assert (act["verb"], act["purpose"], act["object"]) == ("拜", "送", "爵")
+
+
+@pytest.mark.parametrize("record,said", [
+    ({"text": 5}, "record has no string 'text' field"),
+    ({"meta": {"source": "x"}}, "record has no string 'text' field"),
+    ("主人揖，先入。", "a record must be a JSON object, got str"),
+    ({"text": "主人揖，先入。", "meta": "JING"}, "'meta' must be an object"),
+    ({"text": "主人揖，先入。", "meta": {"layer": "jing"}}, "meta.layer 'jing' is not one of JING, ZHU, SHU, OTHER"),
+])
+def test_the_python_api_says_what_is_wrong_with_a_record(processor, record, said):
+    """DocumentProcessor.process, called from a scholar's script (README, "From Python"), names
+    the fault as yili process names a bad JSONL line; it had raised AttributeError ('int' object
+    has no attribute 'encode'), KeyError 'text' or TypeError (string indices must be integers)."""
+    with pytest.raises(ValueError) as caught:
+        processor.process(record)
+    assert str(caught.value) == said
 
 
 def test_binary_and_empty_files(tmp_path):

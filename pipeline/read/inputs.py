@@ -192,14 +192,22 @@ def iter_jsonl(path: Path) -> Iterator[InputItem]:
         surrogate = _lone_surrogate(record)
         if surrogate:  # the record cannot even be written back: keep only where it was
             yield item(origin, where, f"{origin}: a string holds a lone surrogate ({surrogate}), not valid Unicode")
-        elif not isinstance(record, dict):
-            yield item(origin, where, f"{origin}: a record must be a JSON object, got {type(record).__name__}")
-        elif not isinstance(record.get("text"), str):
-            yield item(origin, record, f"{origin}: record has no string 'text' field")
-        elif record.get("meta") is not None and not isinstance(record["meta"], dict):
-            yield item(origin, record, f"{origin}: 'meta' must be an object")
+        elif (fault := record_fault(record)) is not None:
+            yield item(origin, record if isinstance(record, dict) else where, f"{origin}: {fault}")
         else:
             yield item(origin, record)
+
+
+def record_fault(record: Any) -> Optional[str]:
+    """Why ``record`` is no record the pipeline reads (SCHEMA section 6: an object with a string
+    ``text``, and ``meta`` an object where it is given); None when it is one."""
+    if not isinstance(record, dict):
+        return f"a record must be a JSON object, got {type(record).__name__}"
+    if not isinstance(record.get("text"), str):
+        return "record has no string 'text' field"
+    if record.get("meta") is not None and not isinstance(record["meta"], dict):
+        return "'meta' must be an object"
+    return None
 
 
 def read_file(path: Path) -> InputItem:
