@@ -106,3 +106,27 @@ def test_a_cut_keeps_the_tokenizers_lexicon_cover_in_step():
     term = next(t for t in doc if len(t) > 1 and (t.idx, t.idx + len(t)) in terms)
     assert term.text == "主人"
     assert split_at(doc, [term.idx + 1]) and COVER_KEY not in doc.user_data
+
+
+def test_the_config_names_the_layer_a_doc_is_read_as_when_the_doc_names_none():
+    """`[nlp] sentences_layer`: a spaCy user reading 經 sets the layer once, not on every Doc. Read
+    as of no known layer, 主人揖先入賓厭介入門左 (seed 003's 經, its marks gone) stays one sentence;
+    as 經 the 斷句 model ends one before 賓. A layer on the Doc itself still wins."""
+    from pipeline.config import load_config
+
+    text = "主人揖先入賓厭介入門左"
+
+    def sentences(layer, doc_layer=None):
+        cfg = load_config()
+        cfg["nlp"] = dict(cfg["nlp"], sentences="crf", sentences_layer=layer)
+        nlp = build_nlp(cfg)
+        doc = nlp.make_doc(text)
+        if doc_layer:
+            doc.user_data["layer"] = doc_layer
+        return [s.text for s in nlp(doc).sents]
+
+    assert sentences(None) == [text]
+    assert sentences("JING") == ["主人揖先入", "賓厭介入門左"]
+    assert sentences(None, doc_layer="JING") == ["主人揖先入", "賓厭介入門左"]
+    with pytest.raises(ValueError, match="unknown layer 'jing'"):
+        sentences("jing")

@@ -103,7 +103,9 @@ def spacy_config(config: Optional[dict[str, Any]] = None) -> Config:
     sentences = section.get("sentences")
     if sentences:  # doc.sents for spaCy users; `yili process` cuts sentences itself, before tagging
         model = (whole.get("sentences") or {}).get("model")
-        components[SENTENCES] = {"factory": "yili_sentences", "splitter": str(sentences), "model": model}
+        layer = section.get("sentences_layer")
+        components[SENTENCES] = {"factory": "yili_sentences", "splitter": str(sentences), "model": model,
+                                 "layer": str(layer) if layer else None}
         pipeline = [SENTENCES, *pipeline]
     return Config(
         {
