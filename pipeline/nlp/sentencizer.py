@@ -21,12 +21,9 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from pipeline.nlp.retokenize import split_at
+from pipeline.text.break_features import LAYER_NAMES  # the layers the 斷句 model reads each in its own way
 
 SPLITTERS = ("crf", "rules", "marks")
-
-
-#: the layers the 斷句 model reads each in its own way
-LAYERS_READ = ("JING", "ZHU", "SHU")
 
 
 class SentenceSetter:
@@ -37,8 +34,8 @@ class SentenceSetter:
     def __init__(self, splitter: str = "crf", model: Optional[str] = None, layer: Optional[str] = None):
         if splitter not in SPLITTERS:
             raise ValueError(f"yili_sentences: unknown splitter {splitter!r}; choose one of {', '.join(SPLITTERS)}")
-        if layer is not None and layer not in LAYERS_READ:
-            raise ValueError(f"yili_sentences: unknown layer {layer!r}; choose one of {', '.join(LAYERS_READ)} (or none)")
+        if layer is not None and layer not in LAYER_NAMES:
+            raise ValueError(f"yili_sentences: unknown layer {layer!r}; choose one of {', '.join(LAYER_NAMES)} (or none)")
         self.splitter = splitter
         self.model = model
         self.layer = layer
