@@ -87,6 +87,8 @@ def test_big5_second_codes_decode_as_their_first():
 @settings(max_examples=150, deadline=None)
 @given(st.binary(max_size=400))
 @example(b"\xa1@\xa2\xcc")  # drawn once: Big5 for "\u3000十" with the 十 of the Hangzhou numerals
+@example(b"\xfe\xff" + bytes(8))  # drawn once: a big-endian UTF-16 mark, then NULs (it had read as 4 NUL characters)
+@example(b"\xfe\xff\x4e\x3b\x4e\xba")  # 主人 in big-endian UTF-16: Python writes its own byte order back
 def test_decoding_any_bytes_gives_text_or_a_named_error(data):
     from pipeline.read.decode import DecodeError, decode_bytes
 
@@ -100,7 +102,11 @@ def test_decoding_any_bytes_gives_text_or_a_named_error(data):
         raw = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
         if encoding == "big5":
             raw = big5_first_codes(raw)
-        assert text.encode(encoding.replace("utf-8-sig", "utf-8")) == raw
+        if encoding == "utf-16":  # the mark says the byte order; utf-16 writes the machine's own back
+            order = "utf-16-be" if data.startswith(b"\xfe\xff") else "utf-16-le"
+            assert text.encode(order) == data[2:] and "\x00" not in text
+        else:
+            assert text.encode(encoding.replace("utf-8-sig", "utf-8")) == raw
 
 
 @SETTINGS

@@ -87,9 +87,13 @@ def decode_bytes(data: bytes, source: str = "<bytes>") -> tuple[str, str]:
                               f"but is not UTF-8 there (0x{data[exc.start + 3]:02x}: {exc.reason})") from None
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
-            return data.decode("utf-16"), "utf-16"
+            text = data.decode("utf-16")
         except UnicodeDecodeError:
             raise DecodeError(f"{source}: starts with a UTF-16 byte-order mark but does not decode as UTF-16") from None
+        if "\x00" in text:  # no text holds U+0000: binary data that happens to open as a byte-order mark does
+            raise DecodeError(f"{source}: binary data (a NUL character, the first at character {text.index(chr(0)) + 1} "
+                              "after a UTF-16 byte-order mark), not a text file")
+        return text, "utf-16"
     if _looks_binary(data):
         pos = _first_binary(data)
         raise DecodeError(f"{source}: binary data (NUL bytes or control characters, the first at {_where(data, pos)}: "
