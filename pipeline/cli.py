@@ -5,10 +5,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Iterator, List, Optional
 
 import typer
 from rich import box
@@ -435,15 +436,23 @@ def train_spans_command(
         settings = {"kind": "crf"}
         out = out or CRF_MODEL_DIR
     refused: list[str] = []
-    try:
+    with _cannot("train the span model", refused):
         info = train_spans(out, chapters=chapter or None, settings=settings or None, log=err.print, refused=refused)
-    except FileNotFoundError as exc:
-        _say_refused_gold(refused)
-        err.print(f"[red]cannot train the span model:[/red] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
     Console().print(f"span model: {info['model_dir']} ({info['size_bytes'] / 1e6:.1f} MB, {info['train_seconds']} s, "
                     f"{info['passages']} training texts from chapters {' '.join(info['chapters'])})")
     _exit_for_refused_gold(refused)
+
+
+@contextlib.contextmanager
+def _cannot(what: str, refused: List[str]) -> Iterator[None]:
+    """No gold to work from (a FileNotFoundError inside): the gold lines left out on the way, then
+    'cannot WHAT: why', status 2."""
+    try:
+        yield
+    except FileNotFoundError as exc:
+        _say_refused_gold(refused)
+        err.print(f"[red]cannot {what}:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
 
 
 def _say_refused_gold(refused: List[str]) -> None:
@@ -511,13 +520,9 @@ def evaluate_actions_command(
     with said(err, OSError, ValueError):  # a -c that cannot be read, or sets what yili does not read
         settings = load_config(config) if config else None
     refused: list[str] = []
-    try:
+    with _cannot("evaluate the actions", refused):  # a split with no gold file
         evaluate_actions(out, splits=split, config=settings, config_path=config, unseen=unseen,
                          documents=documents, refused=refused)
-    except FileNotFoundError as exc:  # a split with no gold file
-        _say_refused_gold(refused)
-        err.print(f"[red]cannot evaluate the actions:[/red] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
     Console().print(out.with_suffix(".md").read_text(encoding="utf-8"))
     _exit_for_refused_gold(refused)
 

@@ -394,11 +394,10 @@ class DocumentProcessor:
     def _prepare(self, record: dict[str, Any]) -> "_Prepared":
         """Every stage before the tuples: layers, views, sentences, clauses, tagged spans, passages."""
         from pipeline.actions import Passage
+        from pipeline.read.inputs import record_fault
         from pipeline.text.normalise import segment_view
         from pipeline.text.sentences import split_units
         from pipeline.text.view import overlapping
-
-        from pipeline.read.inputs import record_fault
 
         fault = record_fault(record)
         if fault is not None:  # yili process has said so for its lines; a caller of the API is told here

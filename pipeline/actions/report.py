@@ -41,14 +41,10 @@ def load_split(split: str, folder: Optional[Path] = None, refused: Optional[list
     """The gold records of ``folder/split/*.jsonl``, each tagged with its chapter. A line that is no
     valid record is named in ``refused`` and left out (None: it raises;
     :func:`pipeline.annotate.gold.read_gold`)."""
-    from pipeline.annotate.gold import read_gold
+    from pipeline.annotate.gold import read_gold_folder
 
     folder = folder if folder is not None else GOLD_DIR
-    records: list[dict] = []
-    for path in sorted((folder / split).glob("*.jsonl")):
-        for rec in read_gold(path, refused):
-            rec.setdefault("meta", {}).setdefault("chapter", path.stem)
-            records.append(rec)
+    records = read_gold_folder(folder / split, refused)
     if not records:
         raise FileNotFoundError(f"no gold records under {folder / split}")
     return records

@@ -12,7 +12,7 @@ them, left out while the other records go through; a caller that collects nothin
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Optional
 
 from pipeline.annotate.jsonl import read_lines
 from pipeline.annotate.validate import validate_record
@@ -36,4 +36,20 @@ def read_gold(path: Path, refused: Optional[list[str]] = None) -> list[dict]:
             refused.append(why)
             continue
         records.append(line.record)
+    return records
+
+
+def read_gold_folder(folder: Path, refused: Optional[list[str]] = None,
+                     chapters: Optional[Iterable[str]] = None) -> list[dict]:
+    """The records of every ``*.jsonl`` of ``folder`` (a split of the action gold: one file a
+    chapter, only those of ``chapters`` when given), each with its chapter (the file's name) in
+    ``meta`` unless it says one; bad lines as :func:`read_gold` treats them."""
+    wanted = set(chapters) if chapters is not None else None
+    records: list[dict] = []
+    for path in sorted(Path(folder).glob("*.jsonl")):
+        if wanted is not None and path.stem not in wanted:
+            continue
+        for record in read_gold(path, refused):
+            record.setdefault("meta", {}).setdefault("chapter", path.stem)
+            records.append(record)
     return records

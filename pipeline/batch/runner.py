@@ -117,7 +117,7 @@ class BatchRunner:
         processor: Optional[DocumentProcessor] = None,
     ):
         if executor not in EXECUTORS:
-            raise ValueError(f"unknown executor {executor!r}: use 'local' or 'dask'")
+            raise ValueError(f"unknown executor {executor!r}: use {' or '.join(map(repr, EXECUTORS))}")
         self.config = config
         self.jobs = max(1, int(jobs))
         self.executor = executor

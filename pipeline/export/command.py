@@ -81,9 +81,14 @@ def _items(value: str | Sequence[str]) -> list[str]:
     return [i.strip().lower() for i in items if i.strip()]
 
 
+def _all(items: list[str]) -> bool:
+    """Whether the formats asked for are all of them (nothing named, or 'all')."""
+    return not items or items == ["all"]
+
+
 def parse_formats(value: str | Sequence[str]) -> list[str]:
     items = _items(value)
-    if not items or items == ["all"]:
+    if _all(items):
         return list(FORMATS)
     unknown = [i for i in items if i not in FORMATS]
     if unknown:
@@ -110,7 +115,7 @@ def run_export(
     before anything is written (it had been a traceback, some files written already)."""
     chosen = parse_formats(formats)
     lacking = missing_modules(chosen)
-    if lacking and _items(formats) not in ([], ["all"]):  # named, not 'all'
+    if lacking and not _all(_items(formats)):  # named, not 'all'
         raise ValueError("; ".join(f"{fmt} needs {', '.join(mods)}" for fmt, mods in lacking.items()) + f": {EXTRA}")
     chosen = [f for f in chosen if f not in lacking]
     out = Path(output)

@@ -107,23 +107,29 @@ def examples_from_units(units: Sequence, stripped: bool = True, sentences: bool 
     return [e for e in out if e.text.strip()]
 
 
-def gold_examples(folder: Path = ANNOTATIONS, refused: Optional[list[str]] = None) -> list[Example]:
-    """The gold layer records of ``annotations/layers/*.jsonl`` (SCHEMA section 5, ``label`` a layer).
-    A line that is no valid record is named in ``refused`` and left out (None: it raises; see
-    :func:`pipeline.annotate.gold.read_gold`)."""
+def gold_records(folder: Path = ANNOTATIONS, refused: Optional[list[str]] = None) -> list[tuple[str, dict]]:
+    """(file name, record) of the gold layer files ``annotations/layers/*.jsonl`` (SCHEMA section 5),
+    read once for the examples and the seeds' run-together lines. A line that is no valid record is
+    named in ``refused`` and left out (None: it raises; see :func:`pipeline.annotate.gold.read_gold`)."""
     from pipeline.annotate.gold import read_gold
 
+    return [(path.stem, record) for path in sorted(Path(folder).glob("*.jsonl")) for record in read_gold(path, refused)]
+
+
+def gold_examples(folder: Path = ANNOTATIONS, refused: Optional[list[str]] = None,
+                  records: Optional[Sequence[tuple[str, dict]]] = None) -> list[Example]:
+    """The gold layer records (``label`` a layer) as examples: of ``records`` (:func:`gold_records`)
+    when given, else read from ``folder``."""
     out: list[Example] = []
-    for path in sorted(Path(folder).glob("*.jsonl")):
-        for record in read_gold(path, refused):
-            label = record.get("label")
-            text = record.get("text")
-            if record.get("answer", "accept") != "accept" or label not in LAYERS or not isinstance(text, str):
-                continue
-            meta = record.get("meta") or {}
-            chapter = str(meta.get("chapter") or "seed")
-            doc = str(meta.get("doc", path.stem))
-            out.append(Example(text, label, chapter, "seed", f"seed{doc}" if doc in ORDERED_SEEDS else None, "gold", f"seed{doc}"))
+    for stem, record in records if records is not None else gold_records(folder, refused):
+        label = record.get("label")
+        text = record.get("text")
+        if record.get("answer", "accept") != "accept" or label not in LAYERS or not isinstance(text, str):
+            continue
+        meta = record.get("meta") or {}
+        chapter = str(meta.get("chapter") or "seed")
+        doc = str(meta.get("doc", stem))
+        out.append(Example(text, label, chapter, "seed", f"seed{doc}" if doc in ORDERED_SEEDS else None, "gold", f"seed{doc}"))
     return out
 
 
@@ -558,19 +564,16 @@ def score_splitter(splitter: RunTogetherSplitter, sequences: Sequence[Sequence[t
     }
 
 
-def _seed_runs(folder: Path = ANNOTATIONS, refused: Optional[list[str]] = None) -> dict[str, list[list[tuple[str, str]]]]:
+def _seed_runs(records: Sequence[tuple[str, dict]]) -> dict[str, list[list[tuple[str, str]]]]:
     """Gold run-together lines of the seeds (records with meta.run_together), per chapter."""
-    from pipeline.annotate.gold import read_gold
-
     lines: dict[tuple[str, int], list] = defaultdict(list)
     chapter_of: dict[tuple[str, int], str] = {}
-    for path in sorted(Path(folder).glob("*.jsonl")):
-        for r in read_gold(path, refused):
-            meta = r.get("meta") or {}
-            if meta.get("run_together"):
-                key = (str(meta.get("doc")), int(meta.get("line", 0)))
-                lines[key].append((int(meta["start"]), r["label"], r["text"]))
-                chapter_of[key] = str(meta.get("chapter"))
+    for _stem, r in records:
+        meta = r.get("meta") or {}
+        if meta.get("run_together"):
+            key = (str(meta.get("doc")), int(meta.get("line", 0)))
+            lines[key].append((int(meta["start"]), r["label"], r["text"]))
+            chapter_of[key] = str(meta.get("chapter"))
     out: dict[str, list] = defaultdict(list)
     for key, pieces in sorted(lines.items()):
         out[chapter_of[key]].append([(label, text) for _s, label, text in sorted(pieces)])
@@ -594,9 +597,9 @@ def evaluate_layers(
     out_file = Path(out_file) if out_file is not None else RESULTS / "layers.json"
     started = time.perf_counter()
     all_units = load_units()
-    gold_all = gold_examples(refused=refused) if with_gold else []
-    # the seeds' run-together lines are records of the same files: their faults were named above
-    seed_runs = _seed_runs(refused=refused if not with_gold else []) if with_splitter else {}
+    records = gold_records(refused=refused) if with_gold or with_splitter else []
+    gold_all = gold_examples(records=records) if with_gold else []
+    seed_runs = _seed_runs(records) if with_splitter else {}
     chapters = sorted({u.chapter for u in all_units})
     plan = chapter_folds(chapters, folds)
     log(f"{len(all_units)} units, chapters {' '.join(chapters)}, folds {plan}")

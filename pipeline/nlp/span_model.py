@@ -272,18 +272,9 @@ def load_gold(chapters: Optional[Iterable[str]] = None, folder: Optional[Path] =
     """The gold records of ``folder`` (by default the dev split only), each with its chapter. A line
     that is no valid record is named in ``refused`` and left out (None: it raises;
     :func:`pipeline.annotate.gold.read_gold`)."""
-    from pipeline.annotate.gold import read_gold
+    from pipeline.annotate.gold import read_gold_folder
 
-    folder = folder if folder is not None else GOLD_DIR / "dev"
-    wanted = set(chapters) if chapters is not None else None
-    records = []
-    for path in sorted(Path(folder).glob("*.jsonl")):
-        if wanted is not None and path.stem not in wanted:
-            continue
-        for rec in read_gold(path, refused):
-            rec.setdefault("meta", {}).setdefault("chapter", path.stem)
-            records.append(rec)
-    return records
+    return read_gold_folder(folder if folder is not None else GOLD_DIR / "dev", refused, chapters)
 
 
 def _view_of(text: str, spans: Sequence[dict], strip: bool) -> tuple[str, list[Triple]]:
