@@ -564,44 +564,53 @@ def test_the_pipeline_holds_known_seams_to_the_duandju_model_unless_told_not_to(
     assert getattr(off.layer_model.splitter_, "break_model_", None) is None
 
 
-def test_the_seam_of_a_siku_run_leans_to_the_zhu_s_end(processor):
-    """四庫 edition, whole files: a 注 runs into the 經 with nothing marking its end, and the CRF
-    ends 注 early — 大射's 注 「取脯，重得君之賜」 was cut after 取脯, 「兼取乘矢，不敢與大夫拾」 after 兼取乘矢,
-    「某，大夫名」 after 某, and the rest of the gloss opened the 經. Each character kept in the 注 adds
-    ``seam_lean``."""
+@pytest.fixture(scope="module")
+def siku_dashe(processor):
+    """The 四庫 大射 file as ``yili process`` gives it, with the offsets of its Han characters (across
+    line breaks) and those characters, to find a seam by the words around it."""
     from conftest import CORPUS
     from pipeline.read.inputs import read_file
 
     out = processor.process(read_file(next((CORPUS / "zhushu-siku").glob("07_*.txt"))).record)
     t = out["text"]
-    where = [i for i, ch in enumerate(t) if ch.isalpha() and not ch.isascii()]  # Han, across line breaks
-    han = "".join(t[i] for i in where)
-    starts = {s["start"]: s["layer"] for s in out["segments"]}
-    ends = {s["end"]: s["layer"] for s in out["segments"]}
+    where = [i for i, ch in enumerate(t) if ch.isalpha() and not ch.isascii()]
+    return out, where, "".join(t[i] for i in where)
+
+
+def _seam_at(siku: tuple, before: str, after: str) -> int:
+    """The raw offset between ``before`` and ``after`` in a processed file's Han characters."""
+    _out, where, han = siku
+    return where[han.index(before + after) + len(before)]
+
+
+def _layer_change(out: dict, at: int) -> tuple[str, str]:
+    """The layers of the segments that end and start at ``at``."""
+    return ({s["end"]: s["layer"] for s in out["segments"]}.get(at), {s["start"]: s["layer"] for s in out["segments"]}.get(at))
+
+
+def test_the_seam_of_a_siku_run_leans_to_the_zhu_s_end(siku_dashe):
+    """四庫 edition, whole files: a 注 runs into the 經 with nothing marking its end, and the CRF
+    ends 注 early — 大射's 注 「取脯，重得君之賜」 was cut after 取脯, 「兼取乘矢，不敢與大夫拾」 after 兼取乘矢,
+    「某，大夫名」 after 某, and the rest of the gloss opened the 經. Each character kept in the 注 adds
+    ``seam_lean``."""
     for zhu_end, jing in (("重得君之賜", "奏陔"), ("不敢與大夫拾", "大夫進坐"), ("為賓注某大夫名", "擯者命賓")):
-        seam = where[han.index(zhu_end + jing) + len(zhu_end)]
-        assert starts.get(seam) == "JING" and ends.get(seam) == "ZHU", jing
+        assert _layer_change(siku_dashe[0], _seam_at(siku_dashe, zhu_end, jing)) == ("ZHU", "JING"), jing
 
 
-def test_a_zhu_that_opens_on_its_lemma_runs_past_it(processor):
+def test_a_zhu_that_opens_on_its_lemma_runs_past_it(siku_dashe):
     """四庫 edition, whole file (大射 line 332): 經 「主人辭降，賓對」, then the unmarked 注 「對，答」 runs
     into the 經 「主人北面盥」. The 注 opens by quoting the 經's last word; the seam was put right
     after the quotation (對|答主人北面盥…), and 答 made 賓 the one who washes. The 注 goes on past
     its lemma."""
-    from conftest import CORPUS
     from pipeline.layers.seams import quoted_lemma
-    from pipeline.read.inputs import read_file
 
     assert quoted_lemma("對答主人北面盥", "賓降階西東面主人辭降賓對") == 1
     assert quoted_lemma("再拜稽首拜君命洗象觶", "長致者阼階下再拜稽首公答拜") == 4
     assert quoted_lemma("主人北面盥", "賓降階西東面") == 0
 
-    out = processor.process(read_file(next((CORPUS / "zhushu-siku").glob("07_*.txt"))).record)
-    t = out["text"]
-    where = [i for i, ch in enumerate(t) if ch.isalpha() and not ch.isascii()]
-    han = "".join(t[i] for i in where)
-    seam = where[han.index("賓對注對答主人北面盥") + len("賓對注對答")]
-    assert {s["start"]: s["layer"] for s in out["segments"]}.get(seam) == "JING"
+    out = siku_dashe[0]
+    seam = _seam_at(siku_dashe, "賓對注對答", "主人北面盥")
+    assert _layer_change(out, seam)[1] == "JING"
     washer = next(a for a in out["actions"] if a["verb"] == "盥" and a["start"] <= seam + 4 < a["end"] + 4)
     assert washer["actor"] == "主人"
 
@@ -617,3 +626,39 @@ def test_a_seam_inside_a_list_of_names_moves_to_the_list_s_start():
     labels = ["ZHU"] * at + ["JING"] * (len(text) - at)
     snapped = _snap_seams(text, labels)
     assert snapped.index("JING") == text.index("諸")
+
+
+def test_a_seam_is_moved_off_words_no_jing_or_zhu_ends_on_or_opens_on():
+    """四庫 大射 (lines 289, 998): the models put the seam after 以賓之辭告於 (注 「以賓之辭告於君，又命之」,
+    then 經 「賓再拜稽首受命」) and between 其 and 餘 (注 「變於右也」, then 經 「其餘如右獲」). No 經 or 注
+    of the 鄭注 edition that the other layer follows ends on 於 (or 以 其 而 則 …) but a note on the
+    readings, and none opens on 也 者 之 則: the seam moves on past the word still wanted, or back to
+    where the 注's sentence ended."""
+    from pipeline.layers.features import fold_script
+    from pipeline.layers.seams import _snap_seams, fits_seam
+
+    def seam_after(text: str, zhu: str) -> int:
+        labels = _snap_seams(text, ["ZHU"] * len(zhu) + ["JING"] * (len(text) - len(zhu)))
+        return labels.index("JING")
+
+    def fits(text: str, zhu: str) -> bool:
+        return fits_seam(fold_script(text), len(zhu))
+
+    assert seam_after("以賓之辭告於君又命之賓再拜稽首受命", "以賓之辭告於") == len("以賓之辭告於君")
+    assert seam_after("變於右也其餘如右獲", "變於右也其") == len("變於右也")
+    assert seam_after("為賓注某大夫名擯者命", "為賓注某大夫名") == len("為賓注某大夫名")  # it fits: unmoved
+    # 經 then 注 (四部叢刊 鄉飲酒: 經 「…坐奠于篚」, 注 「辯，辯衆賓之在下者」): no 經 ends on 于 either
+    labels = _snap_seams("坐奠于篚辯辯衆賓之在下", ["JING"] * 3 + ["ZHU"] * 8)
+    assert labels.index("ZHU") == len("坐奠于篚")
+    # the word wanted is a name that ends the run: the seam stays (it never moves to the run's end)
+    assert seam_after("以賓之辭告於大夫", "以賓之辭告於") == len("以賓之辭告於")
+    assert not fits("賓之辭告於君", "賓之辭告於")
+    assert not fits("執之者齊", "執之")
+    assert fits("士侍於大夫與爲耦也今文於爲于遂適西階前", "士侍於大夫與爲耦也今文於爲于")  # a note's last word
+    assert fits("受罰爵者不宜自尊别卒觶", "受罰爵者不宜自尊别")
+
+
+def test_a_siku_run_is_not_cut_after_a_word_that_wants_the_next(siku_dashe):
+    """四庫 大射, whole file (line 1000): 注 「賢獲，勝黨之算也。執之者齊而取其餘」 runs into the 經
+    「若右勝，則曰右賢於左」; the seam fell after 取其 and 餘 opened the 經."""
+    assert _layer_change(siku_dashe[0], _seam_at(siku_dashe, "齊而取其餘", "若右勝")) == ("ZHU", "JING")
