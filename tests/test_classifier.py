@@ -479,7 +479,7 @@ def test_a_seam_never_cuts_a_participant_name(shipped):
     assert labels.index("JING") == text.index("主婦洗爵")
     z, j = "ZHU", "JING"
     assert _snap_seams("賓長升", [z, j, j]) == [j, j, j]  # 賓|長 → |賓長
-    assert _snap_seams("也賓升", [z, j, j]) == [z, j, j]  # no name across the seam: unchanged
+    assert _snap_seams("之也賓升", [z, z, j, j]) == [z, z, j, j]  # no name across the seam: unchanged
 
 
 def test_a_known_seam_falls_at_a_clause_end_of_the_duandju_model(shipped):
@@ -633,7 +633,7 @@ def test_a_seam_is_moved_off_words_no_jing_or_zhu_ends_on_or_opens_on():
     then 經 「賓再拜稽首受命」) and between 其 and 餘 (注 「變於右也」, then 經 「其餘如右獲」). No 經 or 注
     of the 鄭注 edition that the other layer follows ends on 於 (or 以 其 而 則 …) but a note on the
     readings, and none opens on 也 者 之 則: the seam moves on past the word still wanted, or back to
-    where the 注's sentence ended."""
+    where the 注's sentence ended. Nor is a 注 one character long."""
     from pipeline.layers.features import fold_script
     from pipeline.layers.seams import _snap_seams, fits_seam
 
@@ -650,6 +650,12 @@ def test_a_seam_is_moved_off_words_no_jing_or_zhu_ends_on_or_opens_on():
     # 經 then 注 (四部叢刊 鄉飲酒: 經 「…坐奠于篚」, 注 「辯，辯衆賓之在下者」): no 經 ends on 于 either
     labels = _snap_seams("坐奠于篚辯辯衆賓之在下", ["JING"] * 3 + ["ZHU"] * 8)
     assert labels.index("ZHU") == len("坐奠于篚")
+    # no 注 of the 鄭注 is one character: a run that opens with its 注 keeps two (四庫 鄉射: 注 「酢，報」
+    # then 經 「主人阼階上拜」; 注 「作，使」 then 經 「司射降」)
+    assert seam_after("酢報主人阼階上拜賓少退", "酢") == len("酢報")
+    assert seam_after("作使司射降搢扑", "作") == len("作使")
+    labels = _snap_seams("降洗升實爵", ["JING"] + ["ZHU"] * 4)  # a 經 may be one character
+    assert labels.index("ZHU") == 1
     # the word wanted is a name that ends the run: the seam stays (it never moves to the run's end)
     assert seam_after("以賓之辭告於大夫", "以賓之辭告於") == len("以賓之辭告於")
     assert not fits("賓之辭告於君", "賓之辭告於")
