@@ -524,8 +524,8 @@ class SplitPredictor:
         carry the seam past it (今文席為筵|若諸公…). A quoted lemma (:attr:`RunShape.quoted`) raises
         the lower bound and keeps the lean.
 
-        No cut leaves the one layer on a word neither ends on or opens the other on one neither opens
-        on (:func:`fits_seam`), where another cut is left.
+        No cut ends the first layer on a word that neither layer ends on, or opens the second on one
+        that neither opens on (:func:`fits_seam`), where another cut is left.
 
         With a ``memory``, each character's vote (+1 written elsewhere in the document's 經, −1 in
         its 注) × ``memory_cut_weight`` is added to its 經 side and taken from its 注 side. ``bounds``
@@ -773,7 +773,7 @@ def _snap_seams(text: str, labels: list[str], longest: int = 4) -> list[str]:
 
 
 def _name_around(han: str, k: int, names: frozenset[str], longest: int = 4) -> Optional[tuple[int, int]]:
-    """The (start, end) of a participant name that a seam before ``han[k]`` would cut, or None."""
+    """The (start, end) of a name of ``names`` that a seam before ``han[k]`` would cut, or None."""
     for q in range(max(0, k - longest + 1), k):
         for n in range(k - q + 1, longest + 1):
             if han[q:q + n] in names:
