@@ -633,7 +633,8 @@ def test_a_seam_is_moved_off_words_no_jing_or_zhu_ends_on_or_opens_on():
     then 經 「賓再拜稽首受命」) and between 其 and 餘 (注 「變於右也」, then 經 「其餘如右獲」). No 經 or 注
     of the 鄭注 edition that the other layer follows ends on 於 (or 以 其 而 則 …) but a note on the
     readings, and none opens on 也 者 之 則: the seam moves on past the word still wanted, or back to
-    where the 注's sentence ended. Nor is a 注 one character long."""
+    where the 注's sentence ended. Nor is a 注 one character long, and a 經 opens on a participant far
+    more often than a 注 ends on one."""
     from pipeline.layers.features import fold_script
     from pipeline.layers.seams import _snap_seams, fits_seam
 
@@ -656,6 +657,10 @@ def test_a_seam_is_moved_off_words_no_jing_or_zhu_ends_on_or_opens_on():
     assert seam_after("作使司射降搢扑", "作") == len("作使")
     labels = _snap_seams("降洗升實爵", ["JING"] + ["ZHU"] * 4)  # a 經 may be one character
     assert labels.index("ZHU") == 1
+    # a seam right after a name goes before it where the 經 then opens on no name (四庫 大射: 注 「某，
+    # 大夫名」, 經 「擯者命賓」), and stays where it opens on one (注 「將酬賓」, 經 「賓西階上…」)
+    assert seam_after("某大夫名擯者命賓賓少進", "某大夫名擯者") == len("某大夫名")
+    assert seam_after("將酬賓賓西階上北面", "將酬賓") == len("將酬賓")
     # the word wanted is a name that ends the run: the seam stays (it never moves to the run's end)
     assert seam_after("以賓之辭告於大夫", "以賓之辭告於") == len("以賓之辭告於")
     assert not fits("賓之辭告於君", "賓之辭告於")

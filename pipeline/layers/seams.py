@@ -637,6 +637,7 @@ class SplitPredictor:
 
 
 _NAMES: Optional[frozenset[str]] = None
+_OPENING: Optional[frozenset[str]] = None
 
 #: 鄭玄's notes on the text's readings (今文X為Y, 古文X作Y, 今文無X): only a 注 writes them
 _READING_NOTE = re.compile("[今古]文")
@@ -744,7 +745,8 @@ def _snap_seams(text: str, labels: list[str], longest: int = 4) -> list[str]:
     to 諸|公卿 (公卿 is a name), then out of 諸公 to the list's start. A seam between 經 and 注 that
     leaves the one on a word neither ends on, or opens the other on one neither opens on (告於|君,
     也|者), or leaves a run that opens with its 注 fewer than :data:`MIN_ZHU` characters of it (酢|報), is
-    then moved where it fits (:func:`fits_seam`, :func:`_fitting_seam`)."""
+    then moved where it fits (:func:`fits_seam`, :func:`_fitting_seam`); one right after a name, the
+    經 then opening on none, goes before the name (:func:`_before_opening_name`)."""
     names = _participant_names()
     folded = fold_script(text)
     pos = han_positions(folded)
@@ -764,6 +766,8 @@ def _snap_seams(text: str, labels: list[str], longest: int = 4) -> list[str]:
         least = MIN_ZHU if after_zhu and all(out[pos[j]] == "ZHU" for j in range(k)) else 0
         if {out[pos[k - 1]], out[pos[k]]} == {"ZHU", "JING"} and (0 < start < least or not fits_seam(han, start)):
             start = _fitting_seam(han, start, names, longest, after_zhu=after_zhu, least=least)
+        if after_zhu and out[pos[k]] == "JING":
+            start = _before_opening_name(han, start, _opening_names(), longest, least)
         if start < k:
             for j in range(pos[start], pos[k]):
                 out[j] = out[pos[k]]
@@ -771,6 +775,33 @@ def _snap_seams(text: str, labels: list[str], longest: int = 4) -> list[str]:
             for j in range(pos[k], pos[start]):
                 out[j] = out[pos[k - 1]]
     return out
+
+
+def _opening_names() -> frozenset[str]:
+    """Every participant name of the lexicon, one character or more, script-folded."""
+    global _OPENING
+    if _OPENING is None:
+        try:
+            from pipeline.nlp.lexicon import Lexicon
+
+            _OPENING = frozenset(fold_script(t) for t in Lexicon.load().terms.get("ACTOR", []))
+        except (FileNotFoundError, OSError, ValueError):
+            _OPENING = frozenset()
+    return _OPENING
+
+
+def _before_opening_name(han: str, k: int, names: frozenset[str], longest: int = 4, least: int = 0) -> int:
+    """A 注 → 經 seam right after a participant's name, where the 經 would then open on no name,
+    moved before the name: of the 1,150 經 of the 四部叢刊 鄭注 that follow a 注 in the dev chapters,
+    691 open on a name and 63 of those 注 end on one (注 「某，大夫名」, 經 「擯者命賓」 was cut
+    某大夫名擯者|命賓). The 注 keeps ``least`` characters; unmoved where that does not fit."""
+    if any(han[k:k + m] in names for m in range(1, longest + 1)):
+        return k
+    for n in range(longest, 0, -1):
+        q = k - n
+        if q >= max(least, 1) and han[q:k] in names and fits_seam(han, q):
+            return q
+    return k
 
 
 def _name_around(han: str, k: int, names: frozenset[str], longest: int = 4) -> Optional[tuple[int, int]]:
