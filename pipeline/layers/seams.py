@@ -637,7 +637,6 @@ class SplitPredictor:
 
 
 _NAMES: Optional[frozenset[str]] = None
-_OPENING: Optional[frozenset[str]] = None
 
 #: 鄭玄's notes on the text's readings (今文X為Y, 古文X作Y, 今文無X): only a 注 writes them
 _READING_NOTE = re.compile("[今古]文")
@@ -724,13 +723,15 @@ def _shu_heads(texts: Sequence[str]) -> set[int]:
 
 
 def _participant_names() -> frozenset[str]:
-    """The ritual lexicon's participant names of two characters or more, script-folded."""
+    """The ritual lexicon's participant names, script-folded: the ones a seam must not cut (two
+    characters or more: :func:`_name_around` never reads a single character as cut) and the ones a
+    經 opens on (:func:`_before_opening_name`)."""
     global _NAMES
     if _NAMES is None:
         try:
             from pipeline.nlp.lexicon import Lexicon
 
-            _NAMES = frozenset(fold_script(t) for t in Lexicon.load().terms.get("ACTOR", []) if len(t) > 1)
+            _NAMES = frozenset(fold_script(t) for t in Lexicon.load().terms.get("ACTOR", []))
         except (FileNotFoundError, OSError, ValueError):  # no lexicon: no snapping
             _NAMES = frozenset()
     return _NAMES
@@ -767,7 +768,7 @@ def _snap_seams(text: str, labels: list[str], longest: int = 4) -> list[str]:
         if {out[pos[k - 1]], out[pos[k]]} == {"ZHU", "JING"} and (0 < start < least or not fits_seam(han, start)):
             start = _fitting_seam(han, start, names, longest, after_zhu=after_zhu, least=least)
         if after_zhu and out[pos[k]] == "JING":
-            start = _before_opening_name(han, start, _opening_names(), longest, least)
+            start = _before_opening_name(han, start, names, longest, least)
         if start < k:
             for j in range(pos[start], pos[k]):
                 out[j] = out[pos[k]]
@@ -775,19 +776,6 @@ def _snap_seams(text: str, labels: list[str], longest: int = 4) -> list[str]:
             for j in range(pos[k], pos[start]):
                 out[j] = out[pos[k - 1]]
     return out
-
-
-def _opening_names() -> frozenset[str]:
-    """Every participant name of the lexicon, one character or more, script-folded."""
-    global _OPENING
-    if _OPENING is None:
-        try:
-            from pipeline.nlp.lexicon import Lexicon
-
-            _OPENING = frozenset(fold_script(t) for t in Lexicon.load().terms.get("ACTOR", []))
-        except (FileNotFoundError, OSError, ValueError):
-            _OPENING = frozenset()
-    return _OPENING
 
 
 def _before_opening_name(han: str, k: int, names: frozenset[str], longest: int = 4, least: int = 0) -> int:
