@@ -480,6 +480,10 @@ def test_a_seam_never_cuts_a_participant_name(shipped):
     z, j = "ZHU", "JING"
     assert _snap_seams("賓長升", [z, j, j]) == [j, j, j]  # 賓|長 → |賓長
     assert _snap_seams("之也賓升", [z, z, j, j]) == [z, z, j, j]  # no name across the seam: unchanged
+    # 覲禮, 四庫: the edition writes 矦氏 for the lexicon's 侯氏, 賛者 for 贊者: names all the same
+    text = "讀王命書也矦氏降兩階之閒"
+    assert _snap_seams(text, [z] * 6 + [j] * (len(text) - 6)).index(j) == text.index("矦氏")
+    assert _snap_seams("之也賛者錯", [z, z, z, j, j]) == [z, z, j, j, j]
 
 
 def test_a_known_seam_falls_at_a_clause_end_of_the_duandju_model(shipped):

@@ -20,6 +20,7 @@ from pipeline.layers.anchors import SHU_OPENING_RE
 from pipeline.layers.features import fold_script, is_han, strip_non_han
 from pipeline.layers.memory import DocumentMemory
 from pipeline.records import RunShape
+from pipeline.text.normalise import normalise_str
 
 #: (layer, text) pieces in reading order: one run-together string with its gold layers.
 Pieces = Sequence[tuple[str, str]]
@@ -723,15 +724,18 @@ def _shu_heads(texts: Sequence[str]) -> set[int]:
 
 
 def _participant_names() -> frozenset[str]:
-    """The ritual lexicon's participant names, script-folded: the ones a seam must not cut (two
+    """The ritual lexicon's participant names: the ones a seam must not cut (two
     characters or more: :func:`_name_around` never reads a single character as cut) and the ones a
-    經 opens on (:func:`_before_opening_name`)."""
+    經 opens on (:func:`_before_opening_name`). In the pipeline's matching form
+    (:func:`~pipeline.text.normalise.normalise_str`), as :func:`_snap_seams` reads the run: the 四庫
+    writes 矦氏 and 賛者 for the lexicon's 侯氏 and 贊者, which the layer model's own folding keeps
+    apart."""
     global _NAMES
     if _NAMES is None:
         try:
             from pipeline.nlp.lexicon import Lexicon
 
-            _NAMES = frozenset(fold_script(t) for t in Lexicon.load().terms.get("ACTOR", []))
+            _NAMES = frozenset(normalise_str(t) for t in Lexicon.load().terms.get("ACTOR", []))
         except (FileNotFoundError, OSError, ValueError):  # no lexicon: no snapping
             _NAMES = frozenset()
     return _NAMES
@@ -747,11 +751,13 @@ def _snap_seams(text: str, labels: list[str], longest: int = 4) -> list[str]:
     leaves the one on a word neither ends on, or opens the other on one neither opens on (告於|君,
     也|者), or leaves a run that opens with its 注 fewer than :data:`MIN_ZHU` characters of it (酢|報), is
     then moved where it fits (:func:`fits_seam`, :func:`_fitting_seam`); one right after a name, the
-    經 then opening on none, goes before the name (:func:`_before_opening_name`)."""
+    經 then opening on none, goes before the name (:func:`_before_opening_name`). Read in the
+    pipeline's matching form (a 四庫 glyph is the lexicon's: 矦氏 is 侯氏); every rule here reads
+    that form as it reads the folded one (於 and 于 both end no layer)."""
     names = _participant_names()
-    folded = fold_script(text)
-    pos = han_positions(folded)
-    han = "".join(folded[p] for p in pos)
+    pos = han_positions(fold_script(text))
+    matching = normalise_str(text)
+    han = "".join(matching[p] for p in pos)
     out = list(labels)
     for k in range(1, len(pos)):
         if out[pos[k]] == out[pos[k - 1]]:
