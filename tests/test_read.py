@@ -111,6 +111,52 @@ def test_plain_text_without_markers_is_plain_and_undecided():
     assert [s.evidence for s in result.segments] == ["default", "default"]
 
 
+def _zhengzhu_04(n: int) -> tuple[str, list[str]]:
+    """The Han characters of the first ``n`` 經 and 注 units of the 四部叢刊 鄭注 of 鄉飲酒禮, run
+    together with nothing to mark the 注 (as a plain copy that lost the small print has them)."""
+    from pipeline.layers.features import is_han
+
+    units = sorted((u for u in iter_units(chapters=["04"]) if u.edition == "zhengzhu-sbck" and u.layer in ("JING", "ZHU")),
+                   key=lambda u: u.index)[:n]
+    chars = [(c, u.layer) for u in units for c in u.text if is_han(c)]
+    return "".join(c for c, _ in chars), [layer for _, layer in chars]
+
+
+def _wrap(text: str, width: int) -> str:
+    return "\n".join(text[i:i + width] for i in range(0, len(text), width)) + "\n"
+
+
+def test_a_hard_wrapped_plain_text_is_read_a_paragraph_at_a_time():
+    # the 鄭注 cut at 18 characters a line, as a printed page's columns: a full line goes on into the
+    # next, a short one or a blank line ends the paragraph, a title line stands alone
+    first, _ = _zhengzhu_04(20)
+    second, _ = _zhengzhu_04(40)
+    second = second[len(first):]
+    text = _wrap(first, 18) + "\n" + "鄉飲酒禮第四\n" + _wrap(second, 18)
+    result = segment_layers(text)
+    assert result.layout == "plain"
+    undecided = [s for s in result.segments if s.evidence == "default"]
+    assert ["".join(s.text.split()) for s in undecided] == [first, second]
+    assert [s.layer for s in result.segments if s.evidence != "default"] == ["OTHER"]  # the title
+    # a paragraph a line (widths all over the place) is read a line at a time, as before
+    units = [u.text for u in iter_units(chapters=["04"]) if u.edition == "zhengzhu-sbck" and u.layer == "JING"][:12]
+    result = segment_layers("\n".join(units) + "\n")
+    assert len([s for s in result.segments if s.evidence == "default"]) == 12
+
+
+def test_a_hard_wrapped_copy_of_the_zhengzhu_is_split_across_its_lines():
+    # read a column at a time, the layer model put one layer on each print line (0.56 of the
+    # characters right here); read as the paragraph it is, the seams fall where the text has them
+    text, gold = _zhengzhu_04(40)
+    wrapped = _wrap(text, 18)
+    _layout, segments, _removed = DocumentProcessor().layers({"text": wrapped, "meta": {"source": "wrapped.txt"}})
+    read = [None] * len(wrapped)
+    for s in segments:
+        read[s.start:s.end] = [s.layer] * (s.end - s.start)
+    got = [layer for ch, layer in zip(wrapped, read) if ch != "\n"]
+    assert sum(g == x for g, x in zip(gold, got)) / len(gold) > 0.8
+
+
 # --- furniture -----------------------------------------------------------------------------------
 
 def test_seed_000_spam_and_site_lines_are_removed():
