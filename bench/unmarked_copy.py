@@ -1,0 +1,134 @@
+"""A copy of the 鄭注 whose 注 is not marked, as plain text: what `yili process`'s layer stage makes of it.
+
+    .venv/bin/python bench/unmarked_copy.py [--cache /tmp/rt_models] [--out bench/results/unmarked-copy.json]
+
+A plain copy of the classic with its commentary often loses what set the 注 apart (small print,
+brackets): 經 and 注 run on with no marker, a paragraph a line, all on one line, or cut at a page's
+width. For each chapter fold of ``bench/siku_runs.py`` (the layer classifier, splitter and 斷句 model
+fitted on the other chapters, cached in ``--cache``), each held-out chapter's 經 and 注, from the 四部叢刊
+鄭注 (unpunctuated) and the XHTML e-book (punctuated), is written so and read by
+:meth:`pipeline.process.DocumentProcessor.layers`, as `yili process` reads a file. Scored: the share of
+Han characters given their gold layer, by the reading of 2026-11-29 (a hard-wrapped text joined into
+its paragraphs, a long undecided stretch split a few sentences at a time) and by the one before (a
+print line at a time; a stretch over 5,000 characters classified a sentence or 400 characters at a
+time, with no splitter: ``wrap_width`` and ``SPLIT_BUDGET`` switched off here to read it so).
+Writes JSON and Markdown beside each other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+EDITIONS = {"zhengzhu-sbck": "四部叢刊 鄭注 (unpunctuated)", "zhushu-xhtml": "XHTML e-book (punctuated)"}
+SHAPES = ("a line per 經 and its 注", "one line", "wrapped at 18", "wrapped at 30")
+DEV = ("03", "04", "05", "07", "10", "15")
+
+
+def document(units, shape: str) -> tuple[str, list]:
+    """The units' text written in ``shape``, with the gold layer of each character (None: a line break)."""
+    from pipeline.layers.features import is_han
+
+    chars: list[tuple[str, object]] = []
+    for u in units:
+        if shape == SHAPES[0] and u.layer == "JING" and chars:
+            chars.append(("\n", None))
+        chars += [(c, u.layer if is_han(c) else None) for c in u.text.replace("\n", "")]
+    if shape.startswith("wrapped"):
+        width = int(shape.rsplit(" ", 1)[1])
+        wrapped: list[tuple[str, object]] = []
+        for i, pair in enumerate(chars):
+            if i and i % width == 0:
+                wrapped.append(("\n", None))
+            wrapped.append(pair)
+        chars = wrapped
+    chars.append(("\n", None))
+    return "".join(c for c, _ in chars), [g for _, g in chars]
+
+
+def score(text: str, gold: list, segments) -> tuple[int, int]:
+    read = [None] * len(text)
+    for s in segments:
+        read[s.start:s.end] = [s.layer] * (s.end - s.start)
+    pairs = [(g, r) for g, r in zip(gold, read) if g]
+    return sum(g == r for g, r in pairs), len(pairs)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/rt_models"))
+    ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "unmarked-copy.json")
+    args = ap.parse_args()
+
+    import pipeline.process as process_module
+    import pipeline.read.web as web
+    from siku_runs import fold_models
+
+    started = time.perf_counter()
+    reader = process_module.DocumentProcessor()
+    joined_width, budget = web.wrap_width, process_module.SPLIT_BUDGET
+    readings = {"before": (lambda raw, content: None, 0), "now": (joined_width, budget)}
+    totals: dict[tuple, Counter] = {}
+    per_chapter: dict[str, dict] = {}
+    plan = []
+    for held_out, units, model, breaks in fold_models(args.cache):
+        plan.append(held_out)
+        model.splitter_.break_model_ = breaks
+        reader._layer_model = model  # the fold's model: it never saw the chapters it reads
+        for chapter in held_out:
+            for edition in EDITIONS:
+                chosen = sorted((u for u in units if u.chapter == chapter and u.edition == edition and u.layer in ("JING", "ZHU")),
+                                key=lambda u: u.index)
+                if not chosen:
+                    continue
+                for shape in SHAPES:
+                    text, gold = document(chosen, shape)
+                    for name, (width, split_budget) in readings.items():
+                        web.wrap_width, process_module.SPLIT_BUDGET = width, split_budget
+                        try:
+                            _layout, segments, _removed = reader.layers({"text": text, "meta": {"source": f"{chapter}.txt"}})
+                        finally:
+                            web.wrap_width, process_module.SPLIT_BUDGET = joined_width, budget
+                        right, total = score(text, gold, segments)
+                        split = "dev" if chapter in DEV else "test"
+                        for key in ((edition, shape, name, split), (edition, shape, name, "all")):
+                            totals.setdefault(key, Counter()).update(right=right, total=total)
+                        per_chapter.setdefault(f"{chapter} {edition} {shape}", {})[name] = round(right / max(total, 1), 4)
+            print(f"chapter {chapter} done ({time.perf_counter() - started:.0f} s)", flush=True)
+    rows = []
+    for edition, label in EDITIONS.items():
+        for shape in SHAPES:
+            row = {"edition": label, "written": shape}
+            for split in ("dev", "test", "all"):
+                for name in readings:
+                    c = totals.get((edition, shape, name, split), Counter())
+                    row[f"{split} {name}"] = round(c["right"] / max(c["total"], 1), 4)
+            rows.append(row)
+    figures = {"date": _dt.date.today().isoformat(), "command": "python bench/unmarked_copy.py", "folds": plan,
+               "rows": rows, "per chapter": per_chapter, "seconds": round(time.perf_counter() - started, 1)}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(figures, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    md = [f"# The 鄭注 with its 注 unmarked, as plain text ({figures['date']}, `{figures['command']}`, {figures['seconds']} s)", "",
+          "Held-out chapters (fold models: classifier, splitter, 斷句), 經 and 注 only, nothing marking the 注. "
+          "Share of Han characters given their gold layer, read as `yili process` reads a file now and before "
+          "2026-11-29 (a print line at a time; a long stretch classified without the splitter). "
+          f"Dev chapters {', '.join(DEV)}; test the others.", "",
+          "| edition | written | dev before | dev now | test before | test now | all before | all now |",
+          "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    md += [f"| {r['edition']} | {r['written']} | {r['dev before']:.3f} | **{r['dev now']:.3f}** | {r['test before']:.3f} | "
+           f"**{r['test now']:.3f}** | {r['all before']:.3f} | **{r['all now']:.3f}** |" for r in rows]
+    args.out.with_suffix(".md").write_text("\n".join(md) + "\n", encoding="utf-8")
+    print("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()
