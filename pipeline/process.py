@@ -383,8 +383,20 @@ class DocumentProcessor:
                 resolved = self.layer_model.resolve_segments(text, pieces, result.removed, **({} if split else {"splitter": None}))
                 segments = _merge_pieces(text, resolved, cut)
             else:
-                segments = self.layer_model.resolve_segments(text, segments, result.removed)
+                segments = self._resolve_lines(text, result, segments)
         return result.layout, segments, result.removed
+
+    def _resolve_lines(self, text: str, result: Any, segments: list[Segment]) -> list[Segment]:
+        """The undecided segments decided by the layer model; in a plain text whose lines the model
+        reads as 經 then 注 (a line per 經 and its 注, the 注 unmarked), decided again with each line
+        in that shape (:mod:`pipeline.layers.pair_lines`; ``[layers] pair_lines``)."""
+        from pipeline.layers.pair_lines import as_pairs, reads_as_pairs, undecided_lines
+
+        resolved = self.layer_model.resolve_segments(text, segments, result.removed)
+        if (result.layout == "plain" and (self.config.get("layers") or {}).get("pair_lines", True)
+                and reads_as_pairs(undecided_lines(segments), resolved)):
+            return self.layer_model.resolve_segments(text, as_pairs(segments), result.removed)
+        return resolved
 
     def process(self, record: dict[str, Any], names: Iterable[str] = ()) -> dict[str, Any]:
         """One record through every stage. ``names``: participants the record's document calls so
