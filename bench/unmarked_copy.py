@@ -9,9 +9,11 @@ fitted on the other chapters, cached in ``--cache``), each held-out chapter's �
 鄭注 (unpunctuated) and the XHTML e-book (punctuated), is written so and read by
 :meth:`pipeline.process.DocumentProcessor.layers`, as `yili process` reads a file. Scored: the share of
 Han characters given their gold layer, by the reading of 2026-11-29 (a hard-wrapped text joined into
-its paragraphs, a long undecided stretch split a few sentences at a time) and by the one before (a
-print line at a time; a stretch over 5,000 characters classified a sentence or 400 characters at a
-time, with no splitter: ``wrap_width`` and ``SPLIT_BUDGET`` switched off here to read it so).
+its paragraphs, a long undecided stretch split a few sentences at a time, a line per 經 and its 注
+read in that shape: :mod:`pipeline.layers.pair_lines`) and by the one before (a print line at a time;
+a stretch over 5,000 characters classified a sentence or 400 characters at a time, with no splitter;
+each line decoded with nothing known of it: ``wrap_width``, ``SPLIT_BUDGET`` and ``[layers]
+pair_lines`` switched off here to read it so).
 Writes JSON and Markdown beside each other.
 """
 
@@ -30,7 +32,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 EDITIONS = {"zhengzhu-sbck": "四部叢刊 鄭注 (unpunctuated)", "zhushu-xhtml": "XHTML e-book (punctuated)"}
-SHAPES = ("a line per 經 and its 注", "one line", "wrapped at 18", "wrapped at 30")
+SHAPES = ("a line per 經 and its 注", "a line per unit", "one line", "wrapped at 18", "wrapped at 30")
 DEV = ("03", "04", "05", "07", "10", "15")
 
 
@@ -40,7 +42,7 @@ def document(units, shape: str) -> tuple[str, list]:
 
     chars: list[tuple[str, object]] = []
     for u in units:
-        if shape == SHAPES[0] and u.layer == "JING" and chars:
+        if chars and ((shape == SHAPES[0] and u.layer == "JING") or shape == SHAPES[1]):
             chars.append(("\n", None))
         chars += [(c, u.layer if is_han(c) else None) for c in u.text.replace("\n", "")]
     if shape.startswith("wrapped"):
@@ -73,17 +75,20 @@ def main() -> None:
     import pipeline.read.web as web
     from siku_runs import fold_models
 
+    from pipeline.config import load_config
+
     started = time.perf_counter()
-    reader = process_module.DocumentProcessor()
     joined_width, budget = web.wrap_width, process_module.SPLIT_BUDGET
-    readings = {"before": (lambda raw, content: None, 0), "now": (joined_width, budget)}
+    before = process_module.DocumentProcessor(load_config(overrides={"layers": {"pair_lines": False}}))
+    readings = {"before": (before, lambda raw, content: None, 0), "now": (process_module.DocumentProcessor(), joined_width, budget)}
     totals: dict[tuple, Counter] = {}
     per_chapter: dict[str, dict] = {}
     plan = []
     for held_out, units, model, breaks in fold_models(args.cache):
         plan.append(held_out)
         model.splitter_.break_model_ = breaks
-        reader._layer_model = model  # the fold's model: it never saw the chapters it reads
+        for reader, _width, _budget in readings.values():
+            reader._layer_model = model  # the fold's model: it never saw the chapters it reads
         for chapter in held_out:
             for edition in EDITIONS:
                 chosen = sorted((u for u in units if u.chapter == chapter and u.edition == edition and u.layer in ("JING", "ZHU")),
@@ -92,7 +97,7 @@ def main() -> None:
                     continue
                 for shape in SHAPES:
                     text, gold = document(chosen, shape)
-                    for name, (width, split_budget) in readings.items():
+                    for name, (reader, width, split_budget) in readings.items():
                         web.wrap_width, process_module.SPLIT_BUDGET = width, split_budget
                         try:
                             _layout, segments, _removed = reader.layers({"text": text, "meta": {"source": f"{chapter}.txt"}})
@@ -120,7 +125,8 @@ def main() -> None:
     md = [f"# The 鄭注 with its 注 unmarked, as plain text ({figures['date']}, `{figures['command']}`, {figures['seconds']} s)", "",
           "Held-out chapters (fold models: classifier, splitter, 斷句), 經 and 注 only, nothing marking the 注. "
           "Share of Han characters given their gold layer, read as `yili process` reads a file now and before "
-          "2026-11-29 (a print line at a time; a long stretch classified without the splitter). "
+          "2026-11-29 (a print line at a time; a long stretch classified without the splitter; no line read "
+          "as 經 then 注). "
           f"Dev chapters {', '.join(DEV)}; test the others.", "",
           "| edition | written | dev before | dev now | test before | test now | all before | all now |",
           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
