@@ -19,6 +19,7 @@ Three layouts are read here (see :func:`pipeline.read.layout.detect_layout`):
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
 
@@ -469,12 +470,13 @@ def wrap_width(raw: str, content: list[Line]) -> Optional[int]:
     into the next): the page's columns are no seams of the text, and the layer model, reading a
     column at a time, put one layer on each (the 鄭注 with its 注 unmarked, cut at 18 characters:
     0.62 of the characters right, against 0.80 read as one paragraph)."""
-    widths = [line.end - line.start for line in content]
-    if len(widths) < 6:
+    widths = Counter(line.end - line.start for line in content)
+    count = sum(widths.values())
+    if count < 6:
         return None
-    full = max(set(widths), key=lambda w: (widths.count(w), w))
-    wider = sum(w > full for w in widths)
-    if widths.count(full) < WRAPPED_SHARE * len(widths) or 20 * wider > len(widths) or full < 8:
+    full = max(widths, key=lambda w: (widths[w], w))
+    wider = sum(n for w, n in widths.items() if w > full)
+    if widths[full] < WRAPPED_SHARE * count or 20 * wider > count or full < 8:
         return None
     return full
 
