@@ -390,12 +390,15 @@ class DocumentProcessor:
         """The undecided segments decided by the layer model; in a plain text whose lines the model
         reads as 經 then 注 (a line per 經 and its 注, the 注 unmarked), decided again with each line
         in that shape (:mod:`pipeline.layers.pair_lines`; ``[layers] pair_lines``)."""
-        from pipeline.layers.pair_lines import as_pairs, reads_as_pairs, undecided_lines
+        from pipeline.layers.pair_lines import as_pairs, line_layers, reads_as_pairs, undecided_lines
 
         resolved = self.layer_model.resolve_segments(text, segments, result.removed)
-        if (result.layout == "plain" and (self.config.get("layers") or {}).get("pair_lines", True)
-                and reads_as_pairs(undecided_lines(segments), resolved)):
-            return self.layer_model.resolve_segments(text, as_pairs(segments), result.removed)
+        if result.layout != "plain" or not (self.config.get("layers") or {}).get("pair_lines", True):
+            return resolved
+        lines = undecided_lines(segments)
+        layers = line_layers(lines, resolved)
+        if reads_as_pairs(layers):
+            return self.layer_model.resolve_segments(text, as_pairs(segments, lines, layers), result.removed)
         return resolved
 
     def process(self, record: dict[str, Any], names: Iterable[str] = ()) -> dict[str, Any]:
