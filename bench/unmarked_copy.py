@@ -6,8 +6,9 @@ A plain copy of the classic with its commentary often loses what set the 注 apa
 brackets): 經 and 注 run on with no marker, a paragraph a line, all on one line, or cut at a page's
 width. For each chapter fold of ``bench/siku_runs.py`` (the layer classifier, splitter and 斷句 model
 fitted on the other chapters, cached in ``--cache``), each held-out chapter's 經 and 注, from the 四部叢刊
-鄭注 (unpunctuated) and the XHTML e-book (punctuated), is written so and read by
-:meth:`pipeline.process.DocumentProcessor.layers`, as `yili process` reads a file. Scored: the share of
+鄭注 (unpunctuated) and the XHTML e-book (punctuated; also with its 疏, run on after the 注 it
+follows), is written so and read by :meth:`pipeline.process.DocumentProcessor.layers`, as `yili
+process` reads a file. Scored: the share of
 Han characters given their gold layer, by the reading of 2026-11-29 (a hard-wrapped text joined into
 its paragraphs, a long undecided stretch split a few sentences at a time, a line per 經 and its 注
 read in that shape: :mod:`pipeline.layers.pair_lines`) and by the one before (a print line at a time;
@@ -32,7 +33,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 EDITIONS = {"zhengzhu-sbck": "四部叢刊 鄭注 (unpunctuated)", "zhushu-xhtml": "XHTML e-book (punctuated)"}
-SHAPES = ("a line per 經 and its 注", "a line per unit", "one line", "wrapped at 18", "wrapped at 30")
+SHAPES = ("a line per 經 and its 注", "a line per unit", "one line", "wrapped at 18", "wrapped at 30",
+          "a line per 經, its 注 and any 疏")
 DEV = ("03", "04", "05", "07", "10", "15")
 
 
@@ -42,7 +44,7 @@ def document(units, shape: str) -> tuple[str, list]:
 
     chars: list[tuple[str, object]] = []
     for u in units:
-        if chars and ((shape == SHAPES[0] and u.layer == "JING") or shape == SHAPES[1]):
+        if chars and ((shape in (SHAPES[0], SHAPES[5]) and u.layer == "JING") or shape == SHAPES[1]):
             chars.append(("\n", None))
         chars += [(c, u.layer if is_han(c) else None) for c in u.text.replace("\n", "")]
     if shape.startswith("wrapped"):
@@ -91,12 +93,15 @@ def main() -> None:
             reader._layer_model = model  # the fold's model: it never saw the chapters it reads
         for chapter in held_out:
             for edition in EDITIONS:
-                chosen = sorted((u for u in units if u.chapter == chapter and u.edition == edition and u.layer in ("JING", "ZHU")),
+                chosen = sorted((u for u in units if u.chapter == chapter and u.edition == edition and u.layer in ("JING", "ZHU", "SHU")),
                                 key=lambda u: u.index)
                 if not chosen:
                     continue
                 for shape in SHAPES:
-                    text, gold = document(chosen, shape)
+                    with_shu = shape == SHAPES[5]
+                    if with_shu and not any(u.layer == "SHU" for u in chosen):
+                        continue  # the 鄭注 has no 疏
+                    text, gold = document([u for u in chosen if with_shu or u.layer != "SHU"], shape)
                     for name, (reader, width, split_budget) in readings.items():
                         web.wrap_width, process_module.SPLIT_BUDGET = width, split_budget
                         try:
@@ -112,6 +117,8 @@ def main() -> None:
     rows = []
     for edition, label in EDITIONS.items():
         for shape in SHAPES:
+            if not any(key[:2] == (edition, shape) for key in totals):
+                continue
             row = {"edition": label, "written": shape}
             for split in ("dev", "test", "all"):
                 for name in readings:
@@ -123,7 +130,7 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(figures, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     md = [f"# The 鄭注 with its 注 unmarked, as plain text ({figures['date']}, `{figures['command']}`, {figures['seconds']} s)", "",
-          "Held-out chapters (fold models: classifier, splitter, 斷句), 經 and 注 only, nothing marking the 注. "
+          "Held-out chapters (fold models: classifier, splitter, 斷句), 經 and 注 (and, in the last row, the 疏), nothing marking them. "
           "Share of Han characters given their gold layer, read as `yili process` reads a file now and before "
           "2026-11-29 (a print line at a time; a long stretch classified without the splitter; no line read "
           "as 經 then 注). "
