@@ -387,18 +387,22 @@ class DocumentProcessor:
         return result.layout, segments, result.removed
 
     def _resolve_lines(self, text: str, result: Any, segments: list[Segment]) -> list[Segment]:
-        """The undecided segments decided by the layer model; in a plain text whose lines the model
-        reads as 經 then 注 (a line per 經 and its 注, the 注 unmarked), decided again with each line
-        in that shape (:mod:`pipeline.layers.pair_lines`; ``[layers] pair_lines``)."""
-        from pipeline.layers.pair_lines import as_pairs, line_layers, reads_as_pairs, undecided_lines
+        """The undecided segments decided by the layer model; in a plain text, decided again as its
+        lines show them written (:mod:`pipeline.layers.plain_lines`): a line per 經 and its 注 (the
+        注 unmarked) each in that shape (``[layers] pair_lines``), a unit a line each line whole
+        (``[layers] unit_lines``)."""
+        from pipeline.layers.plain_lines import as_pairs, line_layers, reads_as_pairs, reads_as_units, undecided_lines
 
         resolved = self.layer_model.resolve_segments(text, segments, result.removed)
-        if result.layout != "plain" or not (self.config.get("layers") or {}).get("pair_lines", True):
+        if result.layout != "plain":
             return resolved
+        settings = self.config.get("layers") or {}
         lines = undecided_lines(segments)
         layers = line_layers(lines, resolved)
-        if reads_as_pairs(layers):
+        if settings.get("pair_lines", True) and reads_as_pairs(layers):
             return self.layer_model.resolve_segments(text, as_pairs(segments, lines, layers), result.removed)
+        if settings.get("unit_lines", True) and reads_as_units(layers):
+            return self.layer_model.resolve_segments(text, segments, result.removed, splitter=None)
         return resolved
 
     def process(self, record: dict[str, Any], names: Iterable[str] = ()) -> dict[str, Any]:

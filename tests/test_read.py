@@ -194,8 +194,19 @@ def test_a_plain_copy_a_line_per_jing_and_its_zhu_is_read_in_that_shape():
     assert [(s.start, s.end, s.layer) for s in DocumentProcessor().layers(record)[1]] == [(s.start, s.end, s.layer) for s in off]
 
 
+def test_a_plain_copy_a_unit_a_line_is_read_a_line_whole():
+    # a 經 line, a 注 line, …: the splitter found seams inside the lines that are not there (0.91 of
+    # the characters right here); the document shows its lines are its units, and each is read whole,
+    # its neighbours for context
+    text, gold = _zhengzhu_04_lines(40, per_unit=True)
+    _layout, segments, _removed = DocumentProcessor().layers({"text": text, "meta": {"source": "units.txt"}})
+    assert _layer_accuracy(text, gold, segments) > 0.98
+    lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text)]
+    assert all(sum(1 for s in segments if a <= s.start < b) == 1 for a, b in lines)  # one segment a line
+
+
 def test_reads_as_pairs_counts_the_lines_read_jing_then_zhu():
-    from pipeline.layers.pair_lines import PAIR_SHAPE, as_pairs, line_layers, reads_as_pairs, undecided_lines
+    from pipeline.layers.plain_lines import PAIR_SHAPE, as_pairs, line_layers, reads_as_pairs, reads_as_units, undecided_lines
     from pipeline.records import Segment
 
     lines = [Segment("JING", 10 * i, 10 * i + 9, "x" * 9) for i in range(10)]
@@ -220,6 +231,9 @@ def test_reads_as_pairs_counts_the_lines_read_jing_then_zhu():
     shaped = as_pairs(lines + [decided], lines, line_layers(lines, with_shu))
     assert [s.shape for s in shaped[:9]] == [PAIR_SHAPE] * 9 and shaped[9].shape is None and shaped[10] is decided
     assert undecided_lines(shaped) == [shaped[9]]
+    # cut in under half of its lines, a document's lines are its units; a pair reading is no unit reading
+    assert reads_as_units([["JING"]] * 6 + [["JING", "ZHU"]] * 5) and not reads_as_units([["JING"]] * 5 + [["JING", "ZHU"]] * 5)
+    assert not reads_as_units([["JING"]] * 5)  # too few lines
 
 
 def test_a_line_per_jing_its_zhu_and_its_shu_keeps_its_shu():
