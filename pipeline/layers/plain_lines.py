@@ -34,7 +34,7 @@ from pipeline.records import RunShape, Segment
 
 #: a line that opens with its 經 and runs on into the 注 of it
 PAIR_SHAPE = RunShape("JING", "ZHU", one_switch=True)
-#: the fewest undecided lines a document needs before its lines are taken for pairs
+#: the fewest undecided lines a document needs before its lines are taken for pairs or for units
 MIN_LINES = 6
 #: the share of undecided lines the free decoding must read as 經 then 注
 MIN_SHARE = 0.3
@@ -74,7 +74,7 @@ def reads_as_units(layers: Sequence[Sequence[str]]) -> bool:
 
 
 def undecided_lines(segments: Sequence[Segment]) -> list[Segment]:
-    """The segments a pair reading would decode again, in order: undecided, of no known shape."""
+    """The lines the two readings look at, in order: undecided segments of no known shape."""
     return sorted((s for s in segments if s.evidence == "default" and s.shape is None), key=lambda s: s.start)
 
 
