@@ -169,8 +169,8 @@ def process(
             f"{len(report.rows)} document(s), {report.chars:,} chars in {report.seconds:.1f}s "
             f"({report.chars_per_second:,.0f} chars/s; {report.reused} reused from {output}.d/) → {output}"
         )
-        hints = [_unmarked_hint(report.rows), _classic_hint(report.rows), _passages_hint(report.passages),
-                 _left_out_hint(paths)]
+        hints = [_unmarked_hint(report.rows), _classic_hint(report.rows), _lines_hint(report.rows),
+                 _passages_hint(report.passages), _left_out_hint(paths)]
         if (cfg.get("witness") or {}).get("paths"):
             hints.append(_witness_hint(report.rows))
         for hint in hints:
@@ -246,6 +246,19 @@ def _classic_hint(rows) -> Optional[str]:
     return (f"{len(classic)} document(s) read as the classic alone (no marker, and no gloss or note on the readings "
             "a commentary writes): every line 經. If one holds commentary, run with -c a config that sets "
             "[layers] classic_alone = false.")
+
+
+def _lines_hint(rows) -> Optional[str]:
+    """A word for plain texts whose lines were read as written (pipeline/layers/plain_lines.py): the
+    model's own reading of the lines decided it, and a scholar may know better."""
+    kinds = [(st.layout or "").rsplit("/", 1)[-1] for st in rows if not st.error]
+    pairs, units = kinds.count("pair-lines"), kinds.count("unit-lines")
+    if not pairs and not units:
+        return None
+    said = [f"{pairs} a line per 經 and its 注 (each line 經, then its 注)"] if pairs else []
+    said += [f"{units} a unit a line (each line one layer)"] if units else []
+    return (f"Plain text read as its lines are written, the 注 unmarked: {'; '.join(said)}. "
+            "[layers] pair_lines = false or unit_lines = false reads the lines as the model finds them.")
 
 
 def _left_out_hint(paths: List[str]) -> Optional[str]:

@@ -383,27 +383,30 @@ class DocumentProcessor:
                 resolved = self.layer_model.resolve_segments(text, pieces, result.removed, **({} if split else {"splitter": None}))
                 segments = _merge_pieces(text, resolved, cut)
             else:
-                segments = self._resolve_lines(text, result, segments)
+                layout, segments = self._resolve_lines(text, result, segments)
+                return layout, segments, result.removed
         return result.layout, segments, result.removed
 
-    def _resolve_lines(self, text: str, result: Any, segments: list[Segment]) -> list[Segment]:
-        """The undecided segments decided by the layer model; in a plain text, decided again as its
-        lines show them written (:mod:`pipeline.layers.plain_lines`): a line per 經 and its 注 (the
-        注 unmarked) each in that shape (``[layers] pair_lines``), a unit a line each line whole
-        (``[layers] unit_lines``)."""
-        from pipeline.layers.plain_lines import as_pairs, line_layers, reads_as_pairs, reads_as_units, undecided_lines
+    def _resolve_lines(self, text: str, result: Any, segments: list[Segment]) -> tuple[str, list[Segment]]:
+        """The layout and the undecided segments decided by the layer model; in a plain text, decided
+        again as its lines show them written (:mod:`pipeline.layers.plain_lines`): a line per 經 and
+        its 注 (the 注 unmarked) each in that shape (``[layers] pair_lines``; layout ``pair-lines``), a
+        unit a line each line whole (``[layers] unit_lines``; layout ``unit-lines``)."""
+        from pipeline.layers import plain_lines as pl
 
         resolved = self.layer_model.resolve_segments(text, segments, result.removed)
-        if result.layout != "plain":
-            return resolved
+        if not pl.is_plain(result.layout):
+            return result.layout, resolved
         settings = self.config.get("layers") or {}
-        lines = undecided_lines(segments)
-        layers = line_layers(lines, resolved)
-        if settings.get("pair_lines", True) and reads_as_pairs(layers):
-            return self.layer_model.resolve_segments(text, as_pairs(segments, lines, layers), result.removed)
-        if settings.get("unit_lines", True) and reads_as_units(layers):
-            return self.layer_model.resolve_segments(text, segments, result.removed, splitter=None)
-        return resolved
+        lines = pl.undecided_lines(segments)
+        layers = pl.line_layers(lines, resolved)
+        if settings.get("pair_lines", True) and pl.reads_as_pairs(layers):
+            return (pl.lines_layout(result.layout, pl.PAIRS_LAYOUT),
+                    self.layer_model.resolve_segments(text, pl.as_pairs(segments, lines, layers), result.removed))
+        if settings.get("unit_lines", True) and pl.reads_as_units(layers):
+            return pl.lines_layout(result.layout, pl.UNITS_LAYOUT), self.layer_model.resolve_segments(
+                text, segments, result.removed, splitter=None)
+        return result.layout, resolved
 
     def process(self, record: dict[str, Any], names: Iterable[str] = ()) -> dict[str, Any]:
         """One record through every stage. ``names``: participants the record's document calls so

@@ -119,7 +119,8 @@ def test_the_reading_can_be_turned_off_and_the_users_layer_wins():
     text = "\n".join(_units("zhushu-xhtml", "05", ("JING",))) + "\n"
     off = DocumentProcessor(load_config(overrides={"layers": {"classic_alone": False}}))
     layout, segments, _ = off.layers({"text": text, "meta": {"source": "05.txt"}})
-    assert layout == "plain" and {s.evidence for s in segments} == {"model"}
+    # its lines read whole (a unit a line: pipeline/layers/plain_lines.py), each by the model
+    assert layout == "unit-lines" and {s.evidence for s in segments} == {"model"}
     assert sum(s.end - s.start for s in segments if s.layer == "ZHU") > 0.1 * len(text)  # what it was
     named = DocumentProcessor(load_config(overrides={"layers": {"undecided_layer": "JING"}}))
     layout, segments, _ = named.layers({"text": text, "meta": {"source": "05.txt"}})

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+import srsly
 
 from pipeline.config import load_config
 from pipeline.corpus import iter_units
@@ -185,8 +186,8 @@ def test_a_plain_copy_a_line_per_jing_and_its_zhu_is_read_in_that_shape():
     # each line is one 經 with its 注 run on after it: read so (a line opening with its 經, one switch
     # to 注) once the model has read most lines as 經 then 注; decoded freely, 0.93 here
     text, gold = _zhengzhu_04_lines(40, per_unit=False)
-    _layout, segments, _removed = DocumentProcessor().layers({"text": text, "meta": {"source": "pairs.txt"}})
-    assert _layout == "plain" and _layer_accuracy(text, gold, segments) > 0.96
+    layout, segments, _removed = DocumentProcessor().layers({"text": text, "meta": {"source": "pairs.txt"}})
+    assert layout == "pair-lines" and _layer_accuracy(text, gold, segments) > 0.96
     # a unit a line (經 lines and 注 lines) is not read so: the same as with the reading off
     text, gold = _zhengzhu_04_lines(40, per_unit=True)
     record = {"text": text, "meta": {"source": "units.txt"}}
@@ -199,10 +200,31 @@ def test_a_plain_copy_a_unit_a_line_is_read_a_line_whole():
     # the characters right here); the document shows its lines are its units, and each is read whole,
     # its neighbours for context
     text, gold = _zhengzhu_04_lines(40, per_unit=True)
-    _layout, segments, _removed = DocumentProcessor().layers({"text": text, "meta": {"source": "units.txt"}})
-    assert _layer_accuracy(text, gold, segments) > 0.98
+    layout, segments, _removed = DocumentProcessor().layers({"text": text, "meta": {"source": "units.txt"}})
+    assert layout == "unit-lines" and _layer_accuracy(text, gold, segments) > 0.98
     lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text)]
     assert all(sum(1 for s in segments if a <= s.start < b) == 1 for a, b in lines)  # one segment a line
+
+
+def test_the_run_says_which_plain_texts_it_read_as_their_lines_are_written(tmp_path):
+    """`yili process` names the plain texts read a line per 經 and its 注 or a unit a line, and how to
+    read them otherwise; a web page's visible text read as plain is read so too (html/unit-lines)."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    (tmp_path / "pairs.txt").write_text(_zhengzhu_04_lines(40, per_unit=False)[0], encoding="utf-8")
+    (tmp_path / "units.txt").write_text(_zhengzhu_04_lines(40, per_unit=True)[0], encoding="utf-8")
+    page = "".join(f"<p>{line}</p>" for line in _zhengzhu_04_lines(40, per_unit=True)[0].split())
+    (tmp_path / "units.html").write_text(f"<html><body>{page}</body></html>", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(app, ["process", str(tmp_path / "pairs.txt"), str(tmp_path / "units.txt"),
+                                      str(tmp_path / "units.html"), "-o", str(out), "--no-resume"])
+    assert result.exit_code == 0, result.output
+    layouts = [r["meta"]["layout"] for r in srsly.read_jsonl(out)]
+    assert layouts == ["pair-lines", "unit-lines", "html/unit-lines"]
+    said = " ".join(result.output.split())
+    assert "1 a line per 經 and its 注" in said and "2 a unit a line" in said and "unit_lines = false" in said
 
 
 def test_reads_as_pairs_counts_the_lines_read_jing_then_zhu():

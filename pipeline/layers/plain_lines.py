@@ -40,6 +40,20 @@ MIN_LINES = 6
 MIN_SHARE = 0.3
 #: below this share of its undecided lines cut by the free decoding, a document's lines are its units
 MAX_CUT = 0.5
+#: the layout names of a document so read, in place of its reader's "plain" (as the classic alone is "classic")
+PAIRS_LAYOUT = "pair-lines"
+UNITS_LAYOUT = "unit-lines"
+
+
+def is_plain(layout: str) -> bool:
+    """Whether ``layout`` is a plain text's (``plain``), a web page's visible text so read (``html/plain``) too."""
+    return layout.rpartition("/")[2] == "plain"
+
+
+def lines_layout(layout: str, name: str) -> str:
+    """``layout`` with its last part, ``plain``, named as the lines were read: ``html/plain`` → ``html/unit-lines``."""
+    head, sep, _last = layout.rpartition("/")
+    return head + sep + name
 
 
 def line_layers(lines: Sequence[Segment], resolved: Sequence[Segment]) -> list[list[str]]:
