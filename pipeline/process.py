@@ -59,28 +59,34 @@ SPLIT_BUDGET = 300_000
 _SENTENCE_END = re.compile(r"[。？！；○]+[」』”’]*")
 
 
-def _sentence_pieces(text: str, seg: Segment, longest: int = LONGEST_PIECE, whole: bool = False) -> list[Segment]:
-    """``seg`` itself, or, if it is a long undecided stretch, its sentences as undecided segments
-    (``whole``: as many whole sentences as ``longest`` characters hold, each piece), none longer than
-    ``longest`` where no sentence mark comes sooner."""
+def _sentence_pieces(text: str, seg: Segment, longest: int = LONGEST_PIECE) -> list[Segment]:
+    """``seg`` itself, or, if it is a long undecided stretch, its sentences as undecided segments,
+    none longer than ``longest`` where no sentence mark comes sooner."""
     if seg.evidence != "default" or seg.end - seg.start <= LONG_UNDECIDED:
         return [seg]
     out: list[Segment] = []
-    start = last_end = seg.start
+    start = seg.start
     ends = [m.end() for m in _SENTENCE_END.finditer(text, seg.start, seg.end)] + [seg.end]
     for end in ends:
-        if whole and end - start > longest and last_end > start:  # the sentences so far make a piece
-            out.append(Segment(seg.layer, start, last_end, text[start:last_end], "default", seg.score))
-            start = last_end
         while end - start > longest:
             out.append(Segment(seg.layer, start, start + longest, text[start:start + longest], "default", seg.score))
             start += longest
-        if end > start and not whole:
+        if end > start:
             out.append(Segment(seg.layer, start, end, text[start:end], "default", seg.score))
             start = end
-        last_end = end
-    if seg.end > start:
-        out.append(Segment(seg.layer, start, seg.end, text[start:seg.end], "default", seg.score))
+    return out
+
+
+def _grouped(text: str, pieces: list[Segment], longest: int) -> list[Segment]:
+    """The consecutive ``pieces`` of one segment (:func:`_sentence_pieces`) joined while they hold no
+    more than ``longest`` characters together: as many whole sentences a piece as that many hold."""
+    out: list[Segment] = []
+    for piece in pieces:
+        if out and piece.end - out[-1].start <= longest:
+            last = out[-1]
+            out[-1] = Segment(last.layer, last.start, piece.end, text[last.start:piece.end], last.evidence, last.score)
+        else:
+            out.append(piece)
     return out
 
 
@@ -378,7 +384,9 @@ class DocumentProcessor:
                 # a sentence at a time
                 undecided = sum(s.end - s.start for s in segments if s.evidence == "default")
                 split = undecided <= SPLIT_BUDGET
-                pieces = [p for seg in segments for p in _sentence_pieces(text, seg, *((SPLIT_PIECE, True) if split else ()))]
+                pieces = [p for seg in segments
+                          for p in (_grouped(text, _sentence_pieces(text, seg, SPLIT_PIECE), SPLIT_PIECE) if split
+                                    else _sentence_pieces(text, seg))]
                 cut = {(p.start, p.end) for p in pieces} - {(seg.start, seg.end) for seg in segments}
                 resolved = self.layer_model.resolve_segments(text, pieces, result.removed, **({} if split else {"splitter": None}))
                 segments = _merge_pieces(text, resolved, cut)
