@@ -755,8 +755,8 @@ def _snap_seams(text: str, labels: list[str], longest: int = 4) -> list[str]:
     pipeline's matching form (a 四庫 glyph is the lexicon's: 矦氏 is 侯氏); every rule here reads
     that form as it reads the folded one (於 and 于 both end no layer)."""
     names = _participant_names()
-    pos = han_positions(fold_script(text))
     matching = normalise_str(text)
+    pos = han_positions(matching)
     han = "".join(matching[p] for p in pos)
     out = list(labels)
     for k in range(1, len(pos)):
