@@ -401,18 +401,19 @@ class DocumentProcessor:
         its 注 (the 注 unmarked) each in that shape (``[layers] pair_lines``; layout ``pair-lines``), a
         unit a line each line whole (``[layers] unit_lines``; layout ``unit-lines``)."""
         from pipeline.layers import plain_lines as pl
+        from pipeline.layers.classic import is_plain, plain_named
 
         resolved = self.layer_model.resolve_segments(text, segments, result.removed)
-        if not pl.is_plain(result.layout):
+        if not is_plain(result.layout):
             return result.layout, resolved
         settings = self.config.get("layers") or {}
         lines = pl.undecided_lines(segments)
         layers = pl.line_layers(lines, resolved)
         if settings.get("pair_lines", True) and pl.reads_as_pairs(layers):
-            return (pl.lines_layout(result.layout, pl.PAIRS_LAYOUT),
+            return (plain_named(result.layout, pl.PAIRS_LAYOUT),
                     self.layer_model.resolve_segments(text, pl.as_pairs(segments, lines, layers), result.removed))
         if settings.get("unit_lines", True) and pl.reads_as_units(layers):
-            return pl.lines_layout(result.layout, pl.UNITS_LAYOUT), self.layer_model.resolve_segments(
+            return plain_named(result.layout, pl.UNITS_LAYOUT), self.layer_model.resolve_segments(
                 text, segments, result.removed, splitter=None)
         return result.layout, resolved
 

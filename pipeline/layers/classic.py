@@ -71,7 +71,18 @@ def read_as_classic(segments: Sequence[Segment]) -> Optional[list[Segment]]:
             for s in segments]
 
 
+def is_plain(layout: str) -> bool:
+    """Whether ``layout`` is a plain text's (``plain``), a web page's visible text so read (``html/plain``) too."""
+    return layout.rpartition("/")[2] == "plain"
+
+
+def plain_named(layout: str, name: str) -> str:
+    """``layout`` with its last part, ``plain``, named as the document was read (``html/plain`` →
+    ``html/classic``); any other layout as it is."""
+    head, sep, _last = layout.rpartition("/")
+    return head + sep + name if is_plain(layout) else layout
+
+
 def classic_layout(layout: str) -> str:
     """The layout name of a document read as the classic alone: ``plain`` → ``classic``, ``html/plain`` → ``html/classic``."""
-    head, sep, last = layout.rpartition("/")
-    return head + sep + LAYOUT if last == "plain" else layout
+    return plain_named(layout, LAYOUT)

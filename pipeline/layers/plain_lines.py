@@ -45,17 +45,6 @@ PAIRS_LAYOUT = "pair-lines"
 UNITS_LAYOUT = "unit-lines"
 
 
-def is_plain(layout: str) -> bool:
-    """Whether ``layout`` is a plain text's (``plain``), a web page's visible text so read (``html/plain``) too."""
-    return layout.rpartition("/")[2] == "plain"
-
-
-def lines_layout(layout: str, name: str) -> str:
-    """``layout`` with its last part, ``plain``, named as the lines were read: ``html/plain`` → ``html/unit-lines``."""
-    head, sep, _last = layout.rpartition("/")
-    return head + sep + name
-
-
 def line_layers(lines: Sequence[Segment], resolved: Sequence[Segment]) -> list[list[str]]:
     """For each of ``lines`` (undecided segments, in order), the layers ``resolved`` (the free
     decoding of the document) gives it, in reading order, a run of one layer named once."""
@@ -98,5 +87,4 @@ def as_pairs(segments: Sequence[Segment], lines: Sequence[Segment], layers: Sequ
     them is no pair: read in that shape, the dev chapters' 經, 注 and 疏 so written lost their 疏 to
     注, 0.895 → 0.349 of their characters right)."""
     shaped = {(line.start, line.end) for line, ls in zip(lines, layers) if ls and "SHU" not in ls}
-    return [replace(s, shape=PAIR_SHAPE) if (s.start, s.end) in shaped and s.shape is None and s.evidence == "default" else s
-            for s in segments]
+    return [replace(s, shape=PAIR_SHAPE) if (s.start, s.end) in shaped else s for s in segments]
