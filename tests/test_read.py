@@ -113,14 +113,18 @@ def test_plain_text_without_markers_is_plain_and_undecided():
     assert [s.evidence for s in result.segments] == ["default", "default"]
 
 
+def _units_04(n: int, edition: str = "zhengzhu-sbck", layers: tuple = ("JING", "ZHU")) -> list:
+    """The first ``n`` units of 鄉飲酒禮 in ``edition`` of ``layers``, in the edition's order."""
+    return sorted((u for u in iter_units(chapters=["04"]) if u.edition == edition and u.layer in layers),
+                  key=lambda u: u.index)[:n]
+
+
 def _zhengzhu_04(n: int) -> tuple[str, list[str]]:
     """The Han characters of the first ``n`` 經 and 注 units of the 四部叢刊 鄭注 of 鄉飲酒禮, run
     together with nothing to mark the 注 (as a plain copy that lost the small print has them)."""
     from pipeline.layers.features import is_han
 
-    units = sorted((u for u in iter_units(chapters=["04"]) if u.edition == "zhengzhu-sbck" and u.layer in ("JING", "ZHU")),
-                   key=lambda u: u.index)[:n]
-    chars = [(c, u.layer) for u in units for c in u.text if is_han(c)]
+    chars = [(c, u.layer) for u in _units_04(n) for c in u.text if is_han(c)]
     return "".join(c for c, _ in chars), [layer for _, layer in chars]
 
 
@@ -151,26 +155,24 @@ def test_a_hard_wrapped_copy_of_the_zhengzhu_is_split_across_its_lines():
     # characters right here); read as the paragraph it is, the seams fall where the text has them
     text, gold = _zhengzhu_04(40)
     wrapped = _wrap(text, 18)
+    layers = iter(gold)
+    gold = [None if ch == "\n" else next(layers) for ch in wrapped]
     _layout, segments, _removed = DocumentProcessor().layers({"text": wrapped, "meta": {"source": "wrapped.txt"}})
-    read = [None] * len(wrapped)
-    for s in segments:
-        read[s.start:s.end] = [s.layer] * (s.end - s.start)
-    got = [layer for ch, layer in zip(wrapped, read) if ch != "\n"]
-    assert sum(g == x for g, x in zip(gold, got)) / len(gold) > 0.8
+    assert _layer_accuracy(wrapped, gold, segments) > 0.8
 
 
-def _zhengzhu_04_lines(n: int, per_unit: bool) -> tuple[str, list]:
-    """The first ``n`` 經 and 注 units of the 四部叢刊 鄭注 of 鄉飲酒禮, a line per 經 and its 注 (or a
-    unit a line), nothing marking the 注; the gold layer of each character (None for a line break)."""
-    units = sorted((u for u in iter_units(chapters=["04"]) if u.edition == "zhengzhu-sbck" and u.layer in ("JING", "ZHU")),
-                   key=lambda u: u.index)[:n]
+def _lines_04(n: int, per_unit: bool, edition: str = "zhengzhu-sbck", layers: tuple = ("JING", "ZHU")) -> tuple[str, list]:
+    """The first ``n`` units of 鄉飲酒禮 (the 四部叢刊 鄭注's 經 and 注 unless told), a line from each
+    經 with what follows it run on (or a unit a line), nothing marking the 注; the gold layer of each
+    character (None for a line break)."""
     text, gold = "", []
-    for u in units:
+    for u in _units_04(n, edition, layers):
+        body = u.text.replace("\n", "")
         if text and (per_unit or u.layer == "JING"):
             text += "\n"
             gold.append(None)
-        text += u.text
-        gold += [u.layer] * len(u.text)
+        text += body
+        gold += [u.layer] * len(body)
     return text + "\n", gold + [None]
 
 
@@ -185,11 +187,11 @@ def _layer_accuracy(text: str, gold: list, segments) -> float:
 def test_a_plain_copy_a_line_per_jing_and_its_zhu_is_read_in_that_shape():
     # each line is one 經 with its 注 run on after it: read so (a line opening with its 經, one switch
     # to 注) once the model has read most lines as 經 then 注; decoded freely, 0.93 here
-    text, gold = _zhengzhu_04_lines(40, per_unit=False)
+    text, gold = _lines_04(40, per_unit=False)
     layout, segments, _removed = DocumentProcessor().layers({"text": text, "meta": {"source": "pairs.txt"}})
     assert layout == "pair-lines" and _layer_accuracy(text, gold, segments) > 0.96
     # a unit a line (經 lines and 注 lines) is not read so: the same as with the reading off
-    text, gold = _zhengzhu_04_lines(40, per_unit=True)
+    text, gold = _lines_04(40, per_unit=True)
     record = {"text": text, "meta": {"source": "units.txt"}}
     off = DocumentProcessor(load_config(overrides={"layers": {"pair_lines": False}})).layers(record)[1]
     assert [(s.start, s.end, s.layer) for s in DocumentProcessor().layers(record)[1]] == [(s.start, s.end, s.layer) for s in off]
@@ -199,7 +201,7 @@ def test_a_plain_copy_a_unit_a_line_is_read_a_line_whole():
     # a 經 line, a 注 line, …: the splitter found seams inside the lines that are not there (0.91 of
     # the characters right here); the document shows its lines are its units, and each is read whole,
     # its neighbours for context
-    text, gold = _zhengzhu_04_lines(40, per_unit=True)
+    text, gold = _lines_04(40, per_unit=True)
     layout, segments, _removed = DocumentProcessor().layers({"text": text, "meta": {"source": "units.txt"}})
     assert layout == "unit-lines" and _layer_accuracy(text, gold, segments) > 0.98
     lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text)]
@@ -213,9 +215,9 @@ def test_the_run_says_which_plain_texts_it_read_as_their_lines_are_written(tmp_p
 
     from pipeline.cli import app
 
-    (tmp_path / "pairs.txt").write_text(_zhengzhu_04_lines(40, per_unit=False)[0], encoding="utf-8")
-    (tmp_path / "units.txt").write_text(_zhengzhu_04_lines(40, per_unit=True)[0], encoding="utf-8")
-    page = "".join(f"<p>{line}</p>" for line in _zhengzhu_04_lines(40, per_unit=True)[0].split())
+    (tmp_path / "pairs.txt").write_text(_lines_04(40, per_unit=False)[0], encoding="utf-8")
+    (tmp_path / "units.txt").write_text(_lines_04(40, per_unit=True)[0], encoding="utf-8")
+    page = "".join(f"<p>{line}</p>" for line in _lines_04(40, per_unit=True)[0].split())
     (tmp_path / "units.html").write_text(f"<html><body>{page}</body></html>", encoding="utf-8")
     out = tmp_path / "out.jsonl"
     result = CliRunner().invoke(app, ["process", str(tmp_path / "pairs.txt"), str(tmp_path / "units.txt"),
@@ -264,19 +266,8 @@ def test_a_line_per_jing_its_zhu_and_its_shu_keeps_its_shu():
     # 經 then 注 to take them for pairs; the fold models took whole dev chapters so written for pairs,
     # and where every line was read in that shape their 疏 went to 注 (0.895 → 0.349): lines holding a
     # 疏 keep their reading (test_reads_as_pairs_counts_the_lines_read_jing_then_zhu)
-    units = sorted((u for u in iter_units(chapters=["04"]) if u.edition == "zhushu-xhtml" and u.layer in ("JING", "ZHU", "SHU")),
-                   key=lambda u: u.index)[:60]
-    assert sum(u.layer == "SHU" for u in units) >= 5
-    text, gold = "", []
-    for u in units:
-        body = u.text.replace("\n", "")
-        if text and u.layer == "JING":
-            text += "\n"
-            gold.append(None)
-        text += body
-        gold += [u.layer] * len(body)
-    text += "\n"
-    gold.append(None)
+    assert sum(u.layer == "SHU" for u in _units_04(60, "zhushu-xhtml", ("JING", "ZHU", "SHU"))) >= 5
+    text, gold = _lines_04(60, False, "zhushu-xhtml", ("JING", "ZHU", "SHU"))
     record = {"text": text, "meta": {"source": "groups.txt"}}
     on = _layer_accuracy(text, gold, DocumentProcessor().layers(record)[1])
     off = _layer_accuracy(text, gold, DocumentProcessor(load_config(overrides={"layers": {"pair_lines": False}})).layers(record)[1])
