@@ -252,13 +252,14 @@ def _lines_hint(rows) -> Optional[str]:
     """A word for plain texts whose lines were read as written (pipeline/layers/plain_lines.py): the
     model's own reading of the lines decided it, and a scholar may know better."""
     kinds = [(st.layout or "").rsplit("/", 1)[-1] for st in rows if not st.error]
-    pairs, units = kinds.count("pair-lines"), kinds.count("unit-lines")
-    if not pairs and not units:
+    pairs, units, shu = kinds.count("pair-lines"), kinds.count("unit-lines"), kinds.count("pair-shu-lines")
+    if not pairs and not units and not shu:
         return None
     said = [f"{pairs} a line per 經 and its 注 (each line 經, then its 注)"] if pairs else []
     said += [f"{units} a unit a line (each line one layer)"] if units else []
+    said += [f"{shu} a line per 經, its 注 and its 疏 (疏 from its head to the line's end)"] if shu else []
     return (f"Plain text read as its lines are written, the 注 unmarked: {'; '.join(said)}. "
-            "[layers] pair_lines = false or unit_lines = false reads the lines as the model finds them.")
+            "[layers] pair_lines, unit_lines or shu_lines = false reads the lines as the model finds them.")
 
 
 def _left_out_hint(paths: List[str]) -> Optional[str]:

@@ -399,7 +399,9 @@ class DocumentProcessor:
         """The layout and the undecided segments decided by the layer model; in a plain text, decided
         again as its lines show them written (:mod:`pipeline.layers.plain_lines`): a line per 經 and
         its 注 (the 注 unmarked) each in that shape (``[layers] pair_lines``; layout ``pair-lines``), a
-        unit a line each line whole (``[layers] unit_lines``; layout ``unit-lines``)."""
+        unit a line each line whole (``[layers] unit_lines``; layout ``unit-lines``); a line per 經,
+        its 注 and its 疏 read 疏 from its 疏 head on, the rest in the pair shape (``[layers]
+        shu_lines``; layout ``pair-shu-lines``)."""
         from pipeline.layers import plain_lines as pl
         from pipeline.layers.classic import is_plain, plain_named
 
@@ -409,6 +411,12 @@ class DocumentProcessor:
         settings = self.config.get("layers") or {}
         lines = pl.undecided_lines(segments)
         layers = pl.line_layers(lines, resolved)
+        tails = pl.shu_tails(text, lines, layers) if settings.get("shu_lines", True) else {}
+        if pl.reads_with_shu(lines, tails):
+            pairs = settings.get("pair_lines", True) and pl.reads_as_pairs(layers)
+            shaped = pl.as_pairs(segments, lines, layers) if pairs else segments
+            return plain_named(result.layout, pl.SHU_LAYOUT), self.layer_model.resolve_segments(
+                text, pl.with_shu(text, shaped, tails), result.removed)
         if settings.get("pair_lines", True) and pl.reads_as_pairs(layers):
             return (plain_named(result.layout, pl.PAIRS_LAYOUT),
                     self.layer_model.resolve_segments(text, pl.as_pairs(segments, lines, layers), result.removed))
