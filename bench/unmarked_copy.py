@@ -11,10 +11,11 @@ follows), is written so and read by :meth:`pipeline.process.DocumentProcessor.la
 process` reads a file. Scored: the share of
 Han characters given their gold layer, by the reading of 2026-11-29 (a hard-wrapped text joined into
 its paragraphs, a long undecided stretch split a few sentences at a time, a line per 經 and its 注
-read in that shape, a unit a line read a line whole: :mod:`pipeline.layers.plain_lines`) and by the
+read in that shape, a unit a line read a line whole, and later that day a line per 經, its 注 and its 疏
+read 疏 from its 疏 head on: :mod:`pipeline.layers.plain_lines`) and by the
 one before (a print line at a time; a stretch over 5,000 characters classified a sentence or 400
 characters at a time, with no splitter; each line decoded with nothing known of it: ``wrap_width``,
-``SPLIT_BUDGET``, ``[layers] pair_lines`` and ``unit_lines`` switched off here to read it so).
+``SPLIT_BUDGET``, ``[layers] pair_lines``, ``unit_lines`` and ``shu_lines`` switched off here to read it so).
 Writes JSON and Markdown beside each other.
 """
 
@@ -81,7 +82,7 @@ def main() -> None:
 
     started = time.perf_counter()
     joined_width, budget = web.wrap_width, process_module.SPLIT_BUDGET
-    before = process_module.DocumentProcessor(load_config(overrides={"layers": {"pair_lines": False, "unit_lines": False}}))
+    before = process_module.DocumentProcessor(load_config(overrides={"layers": {"pair_lines": False, "unit_lines": False, "shu_lines": False}}))
     readings = {"before": (before, lambda raw, content: None, 0), "now": (process_module.DocumentProcessor(), joined_width, budget)}
     totals: dict[tuple, Counter] = {}
     per_chapter: dict[str, dict] = {}
@@ -133,7 +134,7 @@ def main() -> None:
           "Held-out chapters (fold models: classifier, splitter, 斷句), 經 and 注 (and, in the last row, the 疏), nothing marking them. "
           "Share of Han characters given their gold layer, read as `yili process` reads a file now and before "
           "2026-11-29 (a print line at a time; a long stretch classified without the splitter; no line read "
-          "as 經 then 注, none whole). "
+          "as 經 then 注, none whole, no 疏 read from its head to its line's end). "
           f"Dev chapters {', '.join(DEV)}; test the others.", "",
           "| edition | written | dev before | dev now | test before | test now | all before | all now |",
           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
