@@ -400,8 +400,8 @@ class DocumentProcessor:
         again as its lines show them written (:mod:`pipeline.layers.plain_lines`): a line per 經 and
         its 注 (the 注 unmarked) each in that shape (``[layers] pair_lines``; layout ``pair-lines``), a
         unit a line each line whole (``[layers] unit_lines``; layout ``unit-lines``); a line per 經,
-        its 注 and its 疏 read 疏 from its 疏 head on, the rest in the pair shape (``[layers]
-        shu_lines``; layout ``pair-shu-lines``)."""
+        its 注 and its 疏 read 疏 from its 疏 head on, before it the 經 the head cites and its 注 (else
+        the pair shape) (``[layers] shu_lines``; layout ``pair-shu-lines``)."""
         from pipeline.layers import plain_lines as pl
         from pipeline.layers.classic import is_plain, plain_named
 

@@ -326,6 +326,10 @@ def test_shu_tails_cut_a_line_at_its_first_shu_head_after_its_opening():
     tail2 = {(0, len(text2) - 1): len(jing + zhu)}
     assert [(s.layer, s.evidence, s.shape) for s in with_shu(text2, [Segment("JING", 0, len(text2) - 1, "")], tail2)] == [
         ("JING", "default", PAIR_SHAPE), ("SHU", "layout", None)]
+    # a 經 with no 注: the citation ends where the head opens, and the 經 runs to it
+    text3 = jing + shu + "\n"
+    assert [(s.layer, s.evidence, s.text) for s in with_shu(text3, [Segment("JING", 0, len(text3) - 1, "")], {(0, len(text3) - 1): len(jing)})] == [
+        ("JING", "anchor", jing), ("SHU", "layout", shu)]
     # the whole 經 cited (no 至) is a head where it goes on to 釋曰; a quotation alone is none
     whole = "「主人戒賓」。○注「戒警」至「也」。○釋曰︰此論戒賓之事。"
     assert shu_head_at(whole, 0, len(whole)) and shu_head_at(shu, 0, len(shu))

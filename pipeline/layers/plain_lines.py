@@ -158,13 +158,16 @@ def with_shu(text: str, segments: Sequence[Segment], tails: dict[tuple[int, int]
 
 def _cited_jing(text: str, start: int, at: int, end: int) -> list[Segment] | None:
     """The 經 and 注 of ``text[start:at]`` where the 疏 head at ``at`` cites a 經 that opens it
-    (「X」至「Y」: X at the line's first letter, Y where the 注 follows); None where it does not."""
+    (「X」至「Y」: X at the line's first letter, Y where the 注 follows, or the head: no 注); None where
+    it does not."""
     head = parse_head(text[at:min(end, at + _HEAD_READ)])
     if head is None or head.jing is None:
         return None
     letters = Letters(text, [(start, at)])
     found = locate(head, letters)
-    if found.jing_start != 0 or found.jing_end is None or not 0 < found.jing_end < len(letters):
+    if found.jing_start != 0 or found.jing_end is None or not 0 < found.jing_end <= len(letters):
         return None
+    if found.jing_end == len(letters):  # the cited 經 runs to the head: a 經 without 注
+        return [Segment("JING", start, at, text[start:at], "anchor", 1.0)]
     cut = letters.raw_start(found.jing_end)
     return [Segment("JING", start, cut, text[start:cut], "anchor", 1.0), Segment("ZHU", cut, at, text[cut:at], "anchor", 1.0)]
