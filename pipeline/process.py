@@ -416,7 +416,7 @@ class DocumentProcessor:
             pairs = settings.get("pair_lines", True) and pl.reads_as_pairs(layers)
             shaped = pl.as_pairs(segments, lines, layers) if pairs else segments
             return plain_named(result.layout, pl.SHU_LAYOUT), self.layer_model.resolve_segments(
-                text, pl.with_shu(text, shaped, tails), result.removed)
+                text, pl.with_shu(text, shaped, tails, resolved), result.removed)
         if settings.get("pair_lines", True) and pl.reads_as_pairs(layers):
             return (plain_named(result.layout, pl.PAIRS_LAYOUT),
                     self.layer_model.resolve_segments(text, pl.as_pairs(segments, lines, layers), result.removed))

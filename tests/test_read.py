@@ -295,6 +295,15 @@ def test_a_line_per_jing_its_zhu_and_its_shu_reads_the_shu_from_its_head():
     cited = [s for s in segments if s.evidence == "anchor"]
     assert len([s for s in cited if s.layer == "JING"]) >= len(tails) // 2
     assert all(any(t.start == s.end for t in tails) for s in cited if s.layer == "ZHU")
+    # the tuples are those of its 經 read passage by passage (the 疏 read as 經 had given 4 more of 129)
+    text, _gold = _lines_04(120, False, "zhushu-xhtml", ("JING", "ZHU", "SHU"))
+    jing = [u.text.replace("\n", "") for u in _units_04(120, "zhushu-xhtml", ("JING", "ZHU", "SHU")) if u.layer == "JING"]
+
+    def acts(outs: list) -> list:
+        return sorted((a.get("actor") or "", a["verb"], a.get("object") or "") for o in outs for a in o["actions"])
+
+    alone = acts(DocumentProcessor().process_document([{"text": t, "meta": {"source": "j.txt", "layer": "JING"}} for t in jing]))
+    assert len(alone) > 100 and acts([DocumentProcessor().process({"text": text, "meta": {"source": "groups.txt"}})]) == alone
     # the same 經, 注 and 疏 a unit a line: every 疏 line opens on its head, nothing to cut
     text, gold = _lines_04(60, True, "zhushu-xhtml", ("JING", "ZHU", "SHU"))
     record = {"text": text, "meta": {"source": "units.txt"}}
@@ -332,6 +341,17 @@ def test_shu_tails_cut_a_line_at_its_first_shu_head_after_its_opening():
     text3 = jing + shu + "\n"
     assert [(s.layer, s.evidence, s.text) for s in with_shu(text3, [Segment("JING", 0, len(text3) - 1, "")], {(0, len(text3) - 1): len(jing)})] == [
         ("JING", "anchor", jing), ("SHU", "layout", shu)]
+    # Y closing two sentences: the seam the free decoding agrees with (its 經 ran past the first)
+    jing4, zhu4 = "主人拜，賓答拜。主人坐，賓答拜。", "坐，跪也。"
+    text4 = jing4 + zhu4 + "「主人」至「答拜」。○釋曰︰云云。\n"
+    line4, at4 = Segment("JING", 0, len(text4) - 1, ""), len(jing4 + zhu4)
+    read4 = [Segment("JING", 0, len(jing4) - 2, ""), Segment("ZHU", len(jing4) - 2, at4, "")]
+    assert [(s.layer, s.text) for s in with_shu(text4, [line4], {(0, line4.end): at4}, read4)[:2]] == [("JING", jing4), ("ZHU", zhu4)]
+    # one phrase cited (「X」, no 至) says where the 經 opens, not where it ends: the pair shape
+    text5 = text4.replace("「主人」至「答拜」", "「主人拜」")
+    line5 = Segment("JING", 0, len(text5) - 1, "")
+    one = with_shu(text5, [line5], {(0, line5.end): at4}, read4)
+    assert [(s.layer, s.evidence, s.shape) for s in one] == [("JING", "default", PAIR_SHAPE), ("SHU", "layout", None)]
     # the whole 經 cited (no 至) is a head where it goes on to 釋曰; a quotation alone is none
     whole = "「主人戒賓」。○注「戒警」至「也」。○釋曰︰此論戒賓之事。"
     assert shu_head_at(whole, 0, len(whole)) and shu_head_at(shu, 0, len(shu))

@@ -41,7 +41,7 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
-from pipeline.layers.anchors import HEAD_RE, Letters, locate, parse_head
+from pipeline.layers.anchors import HEAD_RE, Letters, parse_head
 from pipeline.records import RunShape, Segment
 
 #: a line that opens with its 經 and runs on into the 注 of it
@@ -141,33 +141,54 @@ def reads_with_shu(lines: Sequence[Segment], tails: dict[tuple[int, int], int]) 
     return len(lines) >= MIN_LINES and len(tails) >= MIN_SHARE * len(lines)
 
 
-def with_shu(text: str, segments: Sequence[Segment], tails: dict[tuple[int, int], int]) -> list[Segment]:
+def with_shu(text: str, segments: Sequence[Segment], tails: dict[tuple[int, int], int],
+             read: Sequence[Segment] = ()) -> list[Segment]:
     """``segments`` with each line of ``tails`` cut at its 疏 head: the rest 疏 (evidence ``layout``);
     the text before it 經 then 注 where the head cites the 經 it opens with (evidence ``anchor``:
-    :func:`_cited_jing`), else in :data:`PAIR_SHAPE` for the model."""
+    :func:`_cited_jing`, ``read`` the free decoding), else in :data:`PAIR_SHAPE` for the model."""
     out: list[Segment] = []
     for s in segments:
         at = tails.get((s.start, s.end))
         if at is None:
             out.append(s)
             continue
-        out.extend(_cited_jing(text, s.start, at, s.end) or [replace(s, end=at, text=text[s.start:at], shape=PAIR_SHAPE)])
+        out.extend(_cited_jing(text, s.start, at, s.end, read) or [replace(s, end=at, text=text[s.start:at], shape=PAIR_SHAPE)])
         out.append(Segment("SHU", at, s.end, text[at:s.end], "layout", SHU_TAIL_SCORE))
     return out
 
 
-def _cited_jing(text: str, start: int, at: int, end: int) -> list[Segment] | None:
+def _cited_jing(text: str, start: int, at: int, end: int, read: Sequence[Segment] = ()) -> list[Segment] | None:
     """The 經 and 注 of ``text[start:at]`` where the 疏 head at ``at`` cites a 經 that opens it
-    (「X」至「Y」: X at the line's first letter, Y where the 注 follows, or the head: no 注); None where
-    it does not."""
+    (「X」至「Y」: X at the line's first letter, the 注 after a Y, or none where Y ends at the head);
+    None where it does not, or cites one phrase only (「X」: the 經 may go on past it). Where Y closes
+    more than one sentence, the seam the free decoding (``read``) agrees with best: 經 before, 注 after."""
     head = parse_head(text[at:min(end, at + _HEAD_READ)])
-    if head is None or head.jing is None:
+    if head is None or head.jing is None or head.jing[0] == head.jing[1]:
         return None
+    x, y = head.jing
     letters = Letters(text, [(start, at)])
-    found = locate(head, letters)
-    if found.jing_start != 0 or found.jing_end is None or not 0 < found.jing_end <= len(letters):
+    if not letters.text.startswith(x):
         return None
-    if found.jing_end == len(letters):  # the cited 經 runs to the head: a 經 without 注
+    ends = [m.end() for m in re.finditer(re.escape(y), letters.text) if m.start() >= len(x)]
+    ends = [e for e in ends if letters.ends_sentence(e)] or ends
+    if not ends:
+        return None
+    cuts = [letters.raw_start(e) if e < len(letters) else at for e in ends]
+    cut = cuts[0] if len(cuts) == 1 else max(cuts, key=lambda c: _agreement(read, start, c, at))
+    if cut >= at:  # the cited 經 runs to the head: a 經 without 注
         return [Segment("JING", start, at, text[start:at], "anchor", 1.0)]
-    cut = letters.raw_start(found.jing_end)
     return [Segment("JING", start, cut, text[start:cut], "anchor", 1.0), Segment("ZHU", cut, at, text[cut:at], "anchor", 1.0)]
+
+
+def _agreement(read: Sequence[Segment], start: int, cut: int, at: int) -> int:
+    """Characters of ``[start, at)`` the free decoding reads as 經 before ``cut`` and 注 after it."""
+    total = 0
+    for r in read:
+        lo, hi = max(r.start, start), min(r.end, at)
+        if hi <= lo:
+            continue
+        if r.layer == "JING":
+            total += max(0, min(hi, cut) - lo)
+        elif r.layer == "ZHU":
+            total += max(0, hi - max(lo, cut))
+    return total
