@@ -21,8 +21,9 @@ splitter looks for seams in each. Three ways of writing are common, and the docu
   both). Where it reads at least ``MIN_SHARE`` of the undecided lines (``MIN_LINES`` at least) as
   holding a 疏 whose head opens a sentence after the line's first (a line that opens as 疏 aside), each such
   line is read so: 疏 from that head to the line's end (evidence ``layout``), and the text before
-  it 經 up to the end of the 經 the head cites (「X」至「Y」: X opening the line) and 注 after it
-  (evidence ``anchor``), or, where the head cites no such 經, decoded in the pair shape.
+  it 經 up to the end of the 經 the head cites (「X」至「Y」: X opening the line; of several Ys ending a
+  sentence, the one the free decoding agrees with) and 注 after it (evidence ``anchor``), or, where
+  the head cites no such 經 or one phrase of it only (「X」), decoded in the pair shape.
 
 Measured on the dev chapters written so (fold models; `bench/unmarked_copy.py`): the lines read as
 經 then 注 are 34–58% of a chapter's unpunctuated lines and 38–76% of its punctuated ones, a unit a
@@ -32,7 +33,7 @@ its 注 and any 疏 after them, read as before, 0.895, its lines with a 疏 kept
 decoding cuts 25–42% of the lines of a unit a line unpunctuated, 6–27% punctuated (with the 疏 too),
 and 47–99% of a line per 經 and its 注 (and its 疏); read whole, a unit a line goes from 0.847 to
 0.9995 unpunctuated, 0.938 to 0.996 punctuated. A line per 經, its 注 and its 疏 (punctuated), its 疏
-read from its head: 0.895 to 0.983, and with the 經 its head cites, 0.992.
+read from its head: 0.895 to 0.983, and with the 經 its head cites, 0.993.
 """
 
 from __future__ import annotations
