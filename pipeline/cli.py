@@ -251,13 +251,15 @@ def _classic_hint(rows) -> Optional[str]:
 def _lines_hint(rows) -> Optional[str]:
     """A word for plain texts whose lines were read as written (pipeline/layers/plain_lines.py): the
     model's own reading of the lines decided it, and a scholar may know better."""
+    from pipeline.layers import plain_lines as pl
+
+    readings = {pl.PAIRS_LAYOUT: "a line per 經 and its 注 (each line 經, then its 注)",
+                pl.UNITS_LAYOUT: "a unit a line (each line one layer)",
+                pl.SHU_LAYOUT: "a line per 經, its 注 and its 疏 (疏 from its head to the line's end)"}
     kinds = [(st.layout or "").rsplit("/", 1)[-1] for st in rows if not st.error]
-    pairs, units, shu = kinds.count("pair-lines"), kinds.count("unit-lines"), kinds.count("pair-shu-lines")
-    if not pairs and not units and not shu:
+    said = [f"{n} {reading}" for layout, reading in readings.items() if (n := kinds.count(layout))]
+    if not said:
         return None
-    said = [f"{pairs} a line per 經 and its 注 (each line 經, then its 注)"] if pairs else []
-    said += [f"{units} a unit a line (each line one layer)"] if units else []
-    said += [f"{shu} a line per 經, its 注 and its 疏 (疏 from its head to the line's end)"] if shu else []
     return (f"Plain text read as its lines are written, the 注 unmarked: {'; '.join(said)}. "
             "[layers] pair_lines, unit_lines or shu_lines = false reads the lines as the model finds them.")
 

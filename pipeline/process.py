@@ -411,15 +411,14 @@ class DocumentProcessor:
         settings = self.config.get("layers") or {}
         lines = pl.undecided_lines(segments)
         layers = pl.line_layers(lines, resolved)
+        pairs = settings.get("pair_lines", True) and pl.reads_as_pairs(layers)
+        shaped = pl.as_pairs(segments, lines, layers) if pairs else segments
         tails = pl.shu_tails(text, lines, layers) if settings.get("shu_lines", True) else {}
         if pl.reads_with_shu(lines, tails):
-            pairs = settings.get("pair_lines", True) and pl.reads_as_pairs(layers)
-            shaped = pl.as_pairs(segments, lines, layers) if pairs else segments
             return plain_named(result.layout, pl.SHU_LAYOUT), self.layer_model.resolve_segments(
                 text, pl.with_shu(text, shaped, tails, resolved), result.removed)
-        if settings.get("pair_lines", True) and pl.reads_as_pairs(layers):
-            return (plain_named(result.layout, pl.PAIRS_LAYOUT),
-                    self.layer_model.resolve_segments(text, pl.as_pairs(segments, lines, layers), result.removed))
+        if pairs:
+            return plain_named(result.layout, pl.PAIRS_LAYOUT), self.layer_model.resolve_segments(text, shaped, result.removed)
         if settings.get("unit_lines", True) and pl.reads_as_units(layers):
             return plain_named(result.layout, pl.UNITS_LAYOUT), self.layer_model.resolve_segments(
                 text, segments, result.removed, splitter=None)

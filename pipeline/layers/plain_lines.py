@@ -1,4 +1,4 @@
-"""What a plain text's lines hold, where nothing marks its 注: a 經 and its 注 each, or one unit each.
+"""What a plain text's lines hold, where nothing marks its 注: a 經 and its 注 each (and its 疏), or one unit each.
 
 Where a plain text lost what set its 注 apart (the small print of ctext's page, the brackets of a
 copy), its lines are read by the layer model with nothing known of them, and its run-together
@@ -39,6 +39,7 @@ read from its head: 0.895 to 0.983, and with the 經 its head cites, 0.993.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import replace
 from typing import Sequence
 
@@ -97,7 +98,7 @@ def reads_as_units(layers: Sequence[Sequence[str]]) -> bool:
 
 
 def undecided_lines(segments: Sequence[Segment]) -> list[Segment]:
-    """The lines the two readings look at, in order: undecided segments of no known shape."""
+    """The lines the readings look at, in order: undecided segments of no known shape."""
     return sorted((s for s in segments if s.evidence == "default" and s.shape is None), key=lambda s: s.start)
 
 
@@ -147,13 +148,17 @@ def with_shu(text: str, segments: Sequence[Segment], tails: dict[tuple[int, int]
     """``segments`` with each line of ``tails`` cut at its 疏 head: the rest 疏 (evidence ``layout``);
     the text before it 經 then 注 where the head cites the 經 it opens with (evidence ``anchor``:
     :func:`_cited_jing`, ``read`` the free decoding), else in :data:`PAIR_SHAPE` for the model."""
+    read = sorted(read, key=lambda r: r.start)
+    starts = [r.start for r in read]
     out: list[Segment] = []
     for s in segments:
         at = tails.get((s.start, s.end))
         if at is None:
             out.append(s)
             continue
-        out.extend(_cited_jing(text, s.start, at, s.end, read) or [replace(s, end=at, text=text[s.start:at], shape=PAIR_SHAPE)])
+        # the free decoding of this line only (it never crosses a line): _agreement reads no more
+        inside = read[bisect_left(starts, s.start):bisect_left(starts, s.end)]
+        out.extend(_cited_jing(text, s.start, at, s.end, inside) or [replace(s, end=at, text=text[s.start:at], shape=PAIR_SHAPE)])
         out.append(Segment("SHU", at, s.end, text[at:s.end], "layout", SHU_TAIL_SCORE))
     return out
 
