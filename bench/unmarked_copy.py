@@ -12,10 +12,13 @@ process` reads a file. Scored: the share of
 Han characters given their gold layer, by the reading of 2026-11-29 (a hard-wrapped text joined into
 its paragraphs, a long undecided stretch split a few sentences at a time, a line per 經 and its 注
 read in that shape, a unit a line read a line whole, and later that day a line per 經, its 注 and its 疏
-read 疏 from its 疏 head on: :mod:`pipeline.layers.plain_lines`) and by the
+read 疏 from its 疏 head on: :mod:`pipeline.layers.plain_lines`; and in the fourth session a 注疏
+whose layers run on, on one line or wrapped, read 疏 from each head to the next 經:
+:meth:`~pipeline.layers.seams.SplitPredictor.reads_by_heads`) and by the
 one before (a print line at a time; a stretch over 5,000 characters classified a sentence or 400
 characters at a time, with no splitter; each line decoded with nothing known of it: ``wrap_width``,
-``SPLIT_BUDGET``, ``[layers] pair_lines``, ``unit_lines`` and ``shu_lines`` switched off here to read it so).
+``SPLIT_BUDGET``, ``[layers] pair_lines``, ``unit_lines`` and ``shu_lines`` and the splitter's
+``read_by_heads`` switched off here to read it so).
 Writes JSON and Markdown beside each other.
 """
 
@@ -35,7 +38,9 @@ sys.path.insert(0, str(REPO / "bench"))
 
 EDITIONS = {"zhengzhu-sbck": "四部叢刊 鄭注 (unpunctuated)", "zhushu-xhtml": "XHTML e-book (punctuated)"}
 SHAPES = ("a line per 經 and its 注", "a line per unit", "one line", "wrapped at 18", "wrapped at 30",
-          "a line per 經, its 注 and any 疏")
+          "a line per 經, its 注 and any 疏", "經, 注 and 疏 on one line", "經, 注 and 疏 wrapped at 18")
+#: the shapes written with the 疏
+WITH_SHU = SHAPES[5:]
 DEV = ("03", "04", "05", "07", "10", "15")
 
 
@@ -48,7 +53,7 @@ def document(units, shape: str) -> tuple[str, list]:
         if chars and ((shape in (SHAPES[0], SHAPES[5]) and u.layer == "JING") or shape == SHAPES[1]):
             chars.append(("\n", None))
         chars += [(c, u.layer if is_han(c) else None) for c in u.text.replace("\n", "")]
-    if shape.startswith("wrapped"):
+    if "wrapped" in shape:
         width = int(shape.rsplit(" ", 1)[1])
         wrapped: list[tuple[str, object]] = []
         for i, pair in enumerate(chars):
@@ -99,16 +104,18 @@ def main() -> None:
                 if not chosen:
                     continue
                 for shape in SHAPES:
-                    with_shu = shape == SHAPES[5]
+                    with_shu = shape in WITH_SHU
                     if with_shu and not any(u.layer == "SHU" for u in chosen):
                         continue  # the 鄭注 has no 疏
                     text, gold = document([u for u in chosen if with_shu or u.layer != "SHU"], shape)
                     for name, (reader, width, split_budget) in readings.items():
                         web.wrap_width, process_module.SPLIT_BUDGET = width, split_budget
+                        model.splitter_.read_by_heads = name == "now"
                         try:
                             _layout, segments, _removed = reader.layers({"text": text, "meta": {"source": f"{chapter}.txt"}})
                         finally:
                             web.wrap_width, process_module.SPLIT_BUDGET = joined_width, budget
+                            del model.splitter_.read_by_heads  # the class's setting again
                         right, total = score(text, gold, segments)
                         split = "dev" if chapter in DEV else "test"
                         for key in ((edition, shape, name, split), (edition, shape, name, "all")):
@@ -131,10 +138,10 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(figures, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     md = [f"# The 鄭注 with its 注 unmarked, as plain text ({figures['date']}, `{figures['command']}`, {figures['seconds']} s)", "",
-          "Held-out chapters (fold models: classifier, splitter, 斷句), 經 and 注 (and, in the last row, the 疏), nothing marking them. "
+          "Held-out chapters (fold models: classifier, splitter, 斷句), 經 and 注 (and, in the last three rows, the 疏), nothing marking them. "
           "Share of Han characters given their gold layer, read as `yili process` reads a file now and before "
           "2026-11-29 (a print line at a time; a long stretch classified without the splitter; no line read "
-          "as 經 then 注, none whole, no 疏 read from its head to its line's end). "
+          "as 經 then 注, none whole, no 疏 read from its head to its line's end or to the next 經). "
           f"Dev chapters {', '.join(DEV)}; test the others.", "",
           "| edition | written | dev before | dev now | test before | test now | all before | all now |",
           "| --- | --- | --- | --- | --- | --- | --- | --- |"]

@@ -79,14 +79,33 @@ def _sentence_pieces(text: str, seg: Segment, longest: int = LONGEST_PIECE) -> l
 
 def _grouped(text: str, pieces: list[Segment], longest: int) -> list[Segment]:
     """The consecutive ``pieces`` of one segment (:func:`_sentence_pieces`) joined while they hold no
-    more than ``longest`` characters together: as many whole sentences a piece as that many hold."""
+    more than ``longest`` characters together: as many whole sentences a piece as that many hold.
+
+    Where a group must end, it ends before the last 疏 head it holds after its first sentence (a
+    head: the sentences that open a 疏, 「X」至「Y」。○注「A」至「B」。○釋曰…): the splitter reads a
+    注疏 by its heads, each 疏 from its head on
+    (:meth:`~pipeline.layers.seams.SplitPredictor.reads_by_heads`), and a group that opened inside
+    a 疏 would have no head to open it."""
+    from pipeline.layers.anchors import SHU_OPENING_RE
+
     out: list[Segment] = []
+    group: list[Segment] = []
+
+    def close(upto: int) -> None:
+        first, last = group[0], group[upto - 1]
+        out.append(Segment(first.layer, first.start, last.end, text[first.start:last.end], first.evidence, first.score))
+        del group[:upto]
+
     for piece in pieces:
-        if out and piece.end - out[-1].start <= longest:
-            last = out[-1]
-            out[-1] = Segment(last.layer, last.start, piece.end, text[last.start:piece.end], last.evidence, last.score)
-        else:
-            out.append(piece)
+        if group and piece.end - group[0].start > longest:
+            heads = [bool(SHU_OPENING_RE.match(p.text)) for p in group]
+            opening = [k for k in range(1, len(group)) if heads[k] and not heads[k - 1]]  # 「X」至「Y」。○釋曰: one head
+            close(opening[-1] if opening else len(group))
+            if group and piece.end - group[0].start > longest:
+                close(len(group))
+        group.append(piece)
+    if group:
+        close(len(group))
     return out
 
 

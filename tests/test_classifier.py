@@ -9,6 +9,7 @@ error messages use a small model fitted here on one chapter.
 from __future__ import annotations
 
 import math
+import re
 import random
 
 import numpy as np
@@ -444,6 +445,36 @@ def test_viterbi_keeps_to_a_known_shape():
     assert _viterbi(emis, trans, (1, 0, True)) == [1, 0, 0]  # 注, then 經 to the end, one seam
     assert _viterbi(emis, trans, (0, 1, True)) == [0, 0, 1]  # 經, then 注
     assert _viterbi(emis[:1], trans, (0, 1, True)) == [0]  # one piece: the layer it opens with
+
+
+def test_viterbi_by_heads_keeps_the_order_of_a_zhushu():
+    from pipeline.layers.seams import _viterbi_by_heads
+
+    layers = ("JING", "ZHU", "SHU")
+    trans = np.log(np.full((3, 3), 1 / 3))
+    # 經, 注, a head, two 疏 sentences the classifier reads as 注 (they quote it), the next 經
+    emis = np.log(np.array([[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8], [0.1, 0.5, 0.4],
+                            [0.1, 0.5, 0.4], [0.7, 0.2, 0.1]]))
+    assert _viterbi_by_heads(emis, trans, {2}, layers) == [0, 1, 2, 2, 2, 0]  # the 疏 never runs into a 注
+    # without a head at piece 2 there is no way into the 疏: the pieces read as 疏 are read otherwise
+    assert 2 not in _viterbi_by_heads(emis, trans, set(), layers)
+    # a string opens in a 疏 only on a head, however 疏-like its first piece
+    first = np.log(np.array([[0.3, 0.1, 0.6], [0.5, 0.4, 0.1]]))
+    assert _viterbi_by_heads(first, trans, set(), layers)[0] != 2
+    assert _viterbi_by_heads(first, trans, {0}, layers)[0] == 2
+
+
+def test_a_splitter_reads_by_heads_only_a_punctuated_string_with_a_shu_head(shipped):
+    splitter = shipped.splitter_
+    jing_zhu = "主人坐取爵，實之賓之席前。實之，實酒於爵也。"
+    head = "「主人」至「席前」。○注「實之」至「爵也」。○釋曰︰云「實之，實酒於爵也」者，經直云實之，故鄭明之。"
+    assert splitter.reads_by_heads(jing_zhu + head)
+    assert not splitter.reads_by_heads(jing_zhu)  # no head
+    assert not splitter.reads_by_heads(re.sub(r"[^\u4e00-\u9fff]", "", jing_zhu + head))  # unpunctuated
+    # read so, the 疏 runs from its head to the end, the 經 and the 注 before it
+    labels = splitter.predict_labels(jing_zhu + head, shipped)
+    assert labels[0] == "JING" and labels[len(jing_zhu) - 2] == "ZHU"
+    assert set(labels[len(jing_zhu):]) == {"SHU"}
 
 
 def test_an_unmarked_siku_zhu_end_is_found_where_the_jing_resumes():

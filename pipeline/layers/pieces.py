@@ -152,3 +152,9 @@ class PieceTagger:
 
     def predict(self, feats: list[dict]) -> list[str]:
         return list(self.crf_.predict_single(feats)) if feats else []
+
+    def marginals(self, feats: list[dict], layers: Sequence[str]) -> np.ndarray:
+        """Each piece's marginal probability of each of ``layers`` (pieces × layers; 0 for a layer
+        the CRF never learned)."""
+        rows = self.crf_.predict_marginals_single(feats) if feats else []
+        return np.array([[row.get(layer, 0.0) for layer in layers] for row in rows], dtype=float).reshape(len(rows), len(layers))

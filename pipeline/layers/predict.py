@@ -221,7 +221,7 @@ class LayerPredictor:
             memory = DocumentMemory.of((seg.layer, seg.text) for seg in segments if seg.evidence != "default")
         pieces: list[tuple[Any, Optional[tuple[int, int]]]] = []  # (segment or None, undecided span)
         origin: list[int] = []  # which input segment each piece comes from
-        shaped: dict[int, str] = {}  # piece index → the layer the splitter gave it within a known shape
+        shaped: dict[int, str] = {}  # piece index → the layer the splitter gave it (a known shape, or 疏 heads)
         for n, seg in enumerate(segments):
             if seg.evidence != "default":
                 pieces.append((seg, None))
@@ -235,9 +235,12 @@ class LayerPredictor:
                 shaped.update((len(pieces) + j, layer) for j, (_a, _b, layer) in enumerate(runs))
                 spans = [(a, b) for a, b, _layer in runs]
             elif splitter is not None:
-                found = splitter.split_span(text, seg.start, seg.end, kept.within(seg.start, seg.end), classifier=self)
-                if len(found) > 1:
-                    spans = found
+                runs = splitter.split_runs(text, seg.start, seg.end, kept.within(seg.start, seg.end), classifier=self)
+                if len(runs) > 1:
+                    spans = [(a, b) for a, b, _layer in runs]
+                    if splitter.reads_by_heads(kept(seg.start, seg.end)):
+                        # a 注疏 read by its 疏 heads: the order of its layers decided them
+                        shaped.update((len(pieces) + j, layer) for j, (_a, _b, layer) in enumerate(runs))
             pieces.extend((None, span) for span in spans)
             origin.extend([n] * len(spans))
         free = [i for i, (seg, _span) in enumerate(pieces) if seg is None]
