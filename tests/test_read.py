@@ -644,6 +644,23 @@ def test_the_shu_line_mark_in_the_forms_mirrors_write_it(mark):
     assert layers(copy, read) == layers(text, original)
 
 
+def test_a_line_that_cites_zheng_is_no_zhu_marker():
+    # 鄭注云 / 鄭注曲禮云 opening a line: the 疏 quoting 鄭玄 on a line a page's width began (the 單疏本
+    # has them: 鄭注云哀戚不在於安絰…); 鄭注 and then his words is his 注 (儀禮集釋: 鄭注引手曰厭…)
+    from pipeline.layers.markers import line_marker
+
+    assert line_marker("鄭注云︰「左還，反其位。」") is None and line_marker("郑注云") is None
+    assert line_marker("鄭注曲禮云︰「屈中曰朐。」") is None and line_marker("鄭注鄉飲酒云「禮有終」") is None
+    assert line_marker("鄭注引手曰厭少進差在前也").layer == "ZHU" and line_marker("鄭注主人謂諸侯").layer == "ZHU"
+    # 覲禮's 經, 注 and 疏 cut at 18 characters: four lines open so, and it was taken for a 四庫
+    # compilation's hard-wrapped text and read by those "markers" (0.44 of its characters right)
+    units = sorted((u for u in iter_units(chapters=["10"]) if u.edition == "zhushu-xhtml" and u.layer in ("JING", "ZHU", "SHU")),
+                   key=lambda u: u.index)
+    text = _wrap("".join(u.text.replace("\n", "") for u in units), 18)
+    assert sum(line.startswith("鄭注") for line in text.splitlines()) >= 3
+    assert detect_layout(text, "10.txt") == "plain"
+
+
 def test_a_wrapped_text_whose_commentary_is_set_lower_reads_as_written():
     """Kanripo shows a 四庫 儀禮 compilation (儀禮集編) with its commentary set a step lower than the
     經 (` 註曰…`, ` 疏曰…`, and their continuation lines) and a page label between pages ([015-1b]),

@@ -36,6 +36,11 @@ SECTION_LABEL = re.compile(r"右(?![執执還还旋挾挟手袂祭加絕绝撫�
 #: no clause of the 經 opens so (none in the dev and test gold)
 COMPILER_NOTE = re.compile(r"^[\u4e00-\u9fff]{0,3}?[案按](?=[\u4e00-\u9fff])")
 
+#: 鄭注 opening a line that cites him rather than marks his 注: 鄭注云, 鄭注曲禮云, 鄭注鄉飲酒云 (the 疏
+#: quoting him, on a line a page's width began: the 單疏本 and hard-wrapped 注疏 copies have such lines;
+#: a 注 itself does not open on 云, and cites with 曰: 鄭注引燕禮曰 is a marked 注, 儀禮集釋)
+ZHENG_CITED = re.compile(r"(?:鄭注|郑注)[\u4e00-\u9fff]{0,3}?云")
+
 #: a bracketed 疏 that opens a line of a web copy: [疏] (漢川草廬's 十三經注疏), 【疏】, and the forms its
 #: mirrors turn the brackets into ('疏', ‘疏’, ［疏］, 〔疏〕)
 SHU_LINE_MARK = r"(?:\[疏\]|【疏】|［疏］|〔疏〕|'疏'|‘疏’)"
@@ -96,8 +101,11 @@ def inline_regex(circled: bool = False) -> tuple[re.Pattern[str], list[Marker]]:
 def line_marker(line: str) -> Marker | None:
     """The marker that opens ``line`` (after leading spaces), the longest first."""
     stripped = line.lstrip(" \u3000\t")
+    cited = ZHENG_CITED.match(stripped) is not None
     best: Marker | None = None
     for m in markers("line"):
+        if cited and m.text in ("鄭注", "郑注"):
+            continue
         if m.regex:
             if re.match(m.text, stripped) and best is None:
                 best = m

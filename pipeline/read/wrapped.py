@@ -32,8 +32,9 @@ from pipeline.records import Removal
 from pipeline.text.view import TextView
 
 #: a line a commentary opens with its marker, set lower or not (鄭注…, 　註曰…, after a Kanripo page
-#: mark): the hard-wrapped compilations' (儀禮集釋, 儀禮述註, 儀禮集編), as text or as Kanripo org text
-WRAPPED_MARKER = re.compile(r"^[ \u3000]*(?:<pb:[^>]*>)?(?:鄭注|郑注|註曰|注曰)", re.M)
+#: mark): the hard-wrapped compilations' (儀禮集釋, 儀禮述註, 儀禮集編), as text or as Kanripo org text;
+#: not a line that cites him (:data:`~pipeline.layers.markers.ZHENG_CITED`: 鄭注云…)
+WRAPPED_MARKER = re.compile(r"^[ \u3000]*(?:<pb:[^>]*>)?(?:(?:鄭注|郑注)(?![\u4e00-\u9fff]{0,3}?云)|註曰|注曰)", re.M)
 NOTE = re.compile(r"\([^()\n]*\)?|\（[^（）\n]*\）?")
 ENTITY = re.compile(r"&[A-Za-z0-9]+;")
 
