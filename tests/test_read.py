@@ -150,6 +150,36 @@ def test_a_hard_wrapped_plain_text_is_read_a_paragraph_at_a_time():
     assert len([s for s in result.segments if s.evidence == "default"]) == 12
 
 
+def test_a_line_a_full_one_goes_on_into_opens_no_note():
+    # 鄉飲酒禮's first 300 units of 經, 注 and 疏 cut at 18 characters: five lines open on 案 where the
+    # column broke inside a 疏 (案公食禮云…); each had been read as a compiler's note (OTHER) and cut its
+    # paragraph in two (0.938 of the characters right; the 疏 before each cut read by no head)
+    from pipeline.layers.markers import COMPILER_NOTE
+    from pipeline.read.web import is_vernacular
+
+    units = _units_04(300, "zhushu-xhtml", ("JING", "ZHU", "SHU"))
+    text = _wrap("".join(u.text.replace("\n", "") for u in units), 18)
+    assert sum(bool(COMPILER_NOTE.match(line)) for line in text.splitlines()[1:]) >= 5
+    assert not [s for s in segment_layers(text, "w.txt").segments if s.layer == "OTHER"]
+    segments = DocumentProcessor().layers({"text": text, "meta": {"source": "w.txt"}})[1]
+    assert _layer_accuracy(text, _layers_with_breaks(text, units), segments) > 0.96
+    # nor one modern-looking word in a column (士相見禮's 疏: 但是鄉閭長幼共聚之處 had been a vernacular line)
+    units = sorted((u for u in iter_units(chapters=["03"]) if u.edition == "zhushu-xhtml" and u.layer in ("JING", "ZHU", "SHU")),
+                   key=lambda u: u.index)
+    text = _wrap("".join(u.text.replace("\n", "") for u in units), 18)
+    assert any(is_vernacular(line) for line in text.splitlines())
+    assert not [s for s in segment_layers(text, "w.txt").segments if s.layer == "OTHER"]
+    # a line that follows a short one still opens a note where it opens on 案
+    noted = segment_layers("主人坐取爵，實之賓之席前，西北面獻賓。\n案此經主人獻賓之事也。\n", "n.txt").segments
+    assert [s.layer for s in noted] == ["JING", "OTHER"]
+
+
+def _layers_with_breaks(text: str, units: list) -> list:
+    """The gold layer of each character of ``units`` run together and wrapped into ``text``."""
+    layers = iter([u.layer for u in units for _ch in u.text.replace("\n", "")])
+    return [None if ch == "\n" else next(layers) for ch in text]
+
+
 def test_a_hard_wrapped_copy_of_the_zhengzhu_is_split_across_its_lines():
     # read a column at a time, the layer model put one layer on each print line (0.56 of the
     # characters right here); read as the paragraph it is, the seams fall where the text has them

@@ -440,10 +440,13 @@ def read_plain(raw: str) -> Reading:
         if marker is not None:
             marked_line(raw, line, marker, reading)
             continue
-        if COMPILER_NOTE.match(text):
+        # a line a full one goes on into opens where the page's column did, not where the text
+        # turns: 案 there is no compiler's note (案公食禮云…, 左手案之 in a 疏 cut at 18 characters),
+        # and one modern-looking word in a column's few characters (但是) no vernacular paragraph
+        if previous is None and COMPILER_NOTE.match(text):
             reading.pieces.append(Piece("OTHER", line.start, line.end, "marker", 1.0, "compiler-note"))
             continue
-        if is_vernacular(text):
+        if previous is None and is_vernacular(text):
             reading.pieces.append(Piece("OTHER", line.start, line.end, "layout", 0.7, "vernacular"))
             continue
         if previous is not None:  # the page's column ended, not the paragraph
