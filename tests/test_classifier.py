@@ -477,6 +477,34 @@ def test_a_splitter_reads_by_heads_only_a_punctuated_string_with_a_shu_head(ship
     assert set(labels[len(jing_zhu):]) == {"SHU"}
 
 
+def test_a_shu_head_fixes_the_jing_and_zhu_right_before_it():
+    from pipeline.corpus import iter_units
+    from pipeline.layers.anchors import cited_before_heads
+    from pipeline.layers.seams import _SENTENCE_RE, _shu_heads
+
+    # 特牲's 經 宗人告事畢 has no 疏 of its own; the next 經, its 注 and their head: 「前期」至「尚饗」 is the
+    # 經 the 注 follows, 注「三日」至「為尸」 the 注 that ends where the head opens
+    texts = ["宗人告事畢。", "前期三日之朝，筮尸，如求日之儀。", "命筮曰︰「孝孫某，諏此某事，適其皇祖某子，筮某之某為尸。尚饗！」",
+             "三日者，容宿賓視濯也。", "某之某者，字尸父而名尸，連言其親，庶幾其馮依之也。", "大夫士以孫之倫為尸。",
+             "「前期」至「尚饗」。", "○注「三日」至「為尸」。", "○釋曰︰自此盡「主人退」，論祭前筮尸、宿尸之事。"]
+    heads = _shu_heads(texts)
+    assert heads == {6, 7, 8}
+    assert cited_before_heads(texts, heads) == {1: "JING", 2: "JING", 3: "ZHU", 4: "ZHU", 5: "ZHU"}
+    # the 注 not right before the head: nothing is said, of the 經 either
+    assert cited_before_heads(texts[:5] + texts[6:], {5, 6, 7}) == {}
+    # 鄉飲酒禮's 經, 注 and 疏 on one line: every piece a head fixes has that layer
+    units = sorted((u for u in iter_units(chapters=["04"]) if u.edition == "zhushu-xhtml" and u.layer in ("JING", "ZHU", "SHU")),
+                   key=lambda u: u.index)
+    text, gold = "", []
+    for u in units:
+        text += u.text.replace("\n", "")
+        gold += [u.layer] * len(u.text.replace("\n", ""))
+    spans = [(m.start(), m.end()) for m in _SENTENCE_RE.finditer(text) if m.end() > m.start()]
+    pieces = [text[a:b] for a, b in spans]
+    cited = cited_before_heads(pieces, _shu_heads(pieces))
+    assert len(cited) > 200 and all(gold[spans[r][0]] == layer for r, layer in cited.items())
+
+
 def test_an_unmarked_siku_zhu_end_is_found_where_the_jing_resumes():
     # 士相見禮, 四庫: a 注 runs into the next 經 with no mark between (the next 注 has its marker);
     # the reader knows the shape (注, then 經) and the splitter finds the one seam

@@ -226,3 +226,45 @@ def _jing_end(letters: Letters, y: str, lo: int, zhu_a: Optional[str]) -> Option
     if para_ends:
         return para_ends[0]
     return (ends or found)[0]
+
+
+
+#: how many pieces (sentences) a cited 經 or 注 before its 疏 head may span: on the dev chapters 0.1% of
+#: the e-book's 經 and 3% of its 注 are longer (a citation matched further back is more likely the 疏's)
+CITED_PIECES = 8
+
+
+def cited_before_heads(texts: Sequence[str], heads: Iterable[int], longest: int = CITED_PIECES) -> dict[int, str]:
+    """The layer of the pieces a 疏 head cites right before it, where a 注疏 runs on (the pieces of one
+    string: its sentences; ``heads``: the pieces that open a 疏).
+
+    The 疏 follows the 經 and the 注 it explains, and its head cites them: 注「A」至「B」 is the 注 that
+    ends where the head opens (B) and opens on a piece that starts with A; 「X」至「Y」 is the 經
+    before that 注 (or before the head, a 經 without 注), ending on Y and opening on a piece that starts
+    with X. Where the text before the head does not end so, or the opening is not found within
+    ``longest`` pieces, nothing is said of it (and of the 經 where the 注 is not found)."""
+    runs: list[list[int]] = []  # a head's pieces: 「X」至「Y」。○注「A」至「B」。○釋曰 are three
+    for h in sorted(set(heads)):
+        if runs and runs[-1][1] == h:
+            runs[-1][1] = h + 1
+        else:
+            runs.append([h, h + 1])
+    letters = [letters_only(t) for t in texts]
+    out: dict[int, str] = {}
+    after = 0  # the pieces a head may cite lie after the head before it
+    for start, stop in runs:
+        head = parse_head("".join(texts[start:stop]))
+        lo, after = after, stop
+        end = start
+        for layer, cited in (("ZHU", head.zhu if head else None), ("JING", head.jing if head else None)):
+            if cited is None:
+                continue
+            first, last = cited
+            if not "".join(letters[lo:end]).endswith(last):
+                break  # not what comes right before: nothing further back is sure either
+            opens = [k for k in range(max(lo, end - longest), end) if letters[k].startswith(first)]
+            if not opens or not "".join(letters[opens[-1]:end]).endswith(last):
+                break
+            out.update((k, layer) for k in range(opens[-1], end))
+            end = opens[-1]
+    return out

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
-from pipeline.layers.anchors import SHU_OPENING_RE
+from pipeline.layers.anchors import SHU_OPENING_RE, cited_before_heads
 from pipeline.layers.features import fold_script, is_han, strip_non_han
 from pipeline.layers.memory import DocumentMemory
 from pipeline.records import RunShape
@@ -525,6 +525,11 @@ class SplitPredictor:
         if by_heads:
             # the piece CRF's belief in each piece's layer, under the order a 注疏 keeps
             emis += self.head_marginal_weight * np.log(np.clip(marginals, 1e-6, None))
+            # what each head cites right before it (not -inf: a 注 cited right after a 疏, where no
+            # path leads, is left to the order)
+            for r, layer in cited_before_heads(texts, heads).items():
+                emis[r, :] = np.log(1e-12)
+                emis[r, self.layers.index(layer)] = 0.0
             path = _viterbi_by_heads(emis, np.log(self.piece_transitions_), heads, self.layers)
             return self._tags_to_chars(text, spans, [self.layers[j] for j in path])
         path = _viterbi(emis, np.log(self.piece_transitions_), columns)
