@@ -470,6 +470,11 @@ def test_a_splitter_reads_by_heads_only_a_punctuated_string_with_a_shu_head(ship
     head = "「主人」至「席前」。○注「實之」至「爵也」。○釋曰︰云「實之，實酒於爵也」者，經直云實之，故鄭明之。"
     assert splitter.reads_by_heads(jing_zhu + head)
     assert not splitter.reads_by_heads(jing_zhu)  # no head
+    decoding, splitter.decoding = splitter.decoding, "crf"  # a splitter that decodes otherwise reads no heads
+    try:
+        assert not splitter.reads_by_heads(jing_zhu + head)
+    finally:
+        splitter.decoding = decoding
     assert not splitter.reads_by_heads(re.sub(r"[^\u4e00-\u9fff]", "", jing_zhu + head))  # unpunctuated
     # read so, the 疏 runs from its head to the end, the 經 and the 注 before it
     labels = splitter.predict_labels(jing_zhu + head, shipped)

@@ -312,9 +312,11 @@ class SplitPredictor:
     def reads_by_heads(self, text: str) -> bool:
         """Whether :meth:`predict_labels` reads ``text``, with no shape given, by its 疏 heads: a
         punctuated string with a sentence that opens a 疏 (「X」至「Y」, 注「A」至「B」, 釋曰) —
-        a 注疏 whose layers run together (copied on one line, or hard-wrapped). Each 疏 is then read from its
-        head to the next 經 (:func:`_viterbi_by_heads`), and the layers found stand."""
+        a 注疏 whose layers run together (copied on one line, or hard-wrapped). Each 疏 is then read
+        from its head to the next 經 (:func:`_viterbi_by_heads`), and the layers found stand."""
         if not self.read_by_heads or "SHU" not in self.layers or getattr(self, "piece_tagger_", None) is None:
+            return False
+        if getattr(self, "decoding", "pieces") in ("crf", "segments"):  # not read by :meth:`_sentence_labels`
             return False
         if not any(ch in _SENTENCE_END for ch in text):
             return False
