@@ -482,6 +482,18 @@ def test_a_splitter_reads_by_heads_only_a_punctuated_string_with_a_shu_head(ship
     assert set(labels[len(jing_zhu):]) == {"SHU"}
 
 
+def test_a_lone_citation_before_a_shu_head_opens_the_shu():
+    # 鄉飲酒禮: 「賓降洗」。○注「將酢主人」。○釋曰︰… — the 疏 opens on a citation of its 經 with no 至, which
+    # alone is no head (the 經 and 注 quote too); right before a head it is the head's first part
+    from pipeline.layers.seams import _shu_heads, _with_lead_citations
+
+    texts = ["賓降洗。", "將酢主人。", "「賓降洗」。", "○注「將酢主人」。", "○釋曰︰自此已下至「西階上答拜」，論賓酢主人之事。",
+             "主人降。", "「主人降」。", "主人辭洗。"]
+    heads = _shu_heads(texts)
+    assert heads == {4}  # 釋曰; a citation with no 至 is no head
+    assert _with_lead_citations(texts, heads) == {2, 3, 4}  # 「主人降」 is followed by no head
+
+
 def test_a_shu_head_fixes_the_jing_and_zhu_right_before_it():
     from pipeline.corpus import iter_units
     from pipeline.layers.anchors import cited_before_heads

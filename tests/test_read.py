@@ -311,13 +311,14 @@ def test_a_line_per_jing_its_zhu_and_its_shu_keeps_its_shu():
 def test_a_line_per_jing_its_zhu_and_its_shu_reads_the_shu_from_its_head():
     # the same copy (a 注疏 page copied a paragraph per 經): the free decoding read much of the 疏 as 注
     # or 經, which it quotes (0.95 here; 0.895 on the dev chapters with fold models; 0.972 since it reads
-    # by the 疏 heads, test_a_zhushu_on_one_line_is_read_by_its_shu_heads); each line is read 疏 from
+    # by the 疏 heads, test_a_zhushu_on_one_line_is_read_by_its_shu_heads; 0.981 with the citations
+    # that open a head); each line is read 疏 from
     # the sentence its first head opens (「X」至「Y」, 釋曰) to its end, 經 then 注 before it
     text, gold = _lines_04(60, False, "zhushu-xhtml", ("JING", "ZHU", "SHU"))
     record = {"text": text, "meta": {"source": "groups.txt"}}
     layout, segments, _removed = DocumentProcessor().layers(record)
     off = DocumentProcessor(load_config(overrides={"layers": {"shu_lines": False}})).layers(record)[1]
-    assert layout == "pair-shu-lines" and _layer_accuracy(text, gold, off) < 0.98
+    assert layout == "pair-shu-lines" and _layer_accuracy(text, gold, off) < _layer_accuracy(text, gold, segments)
     assert _layer_accuracy(text, gold, segments) > 0.99
     tails = [s for s in segments if s.evidence == "layout"]
     assert len(tails) >= 6 and all(s.layer == "SHU" and text[s.start:s.end].lstrip("○").startswith(("「", "釋曰", "注「"))
@@ -362,7 +363,8 @@ def test_a_zhushu_on_one_line_is_read_by_its_shu_heads():
     order = [s for s in segments if s.layer in ("JING", "ZHU", "SHU")]
     assert not any(a.layer == "SHU" and b.layer == "ZHU" for a, b in zip(order, order[1:]))
     opened = [b for a, b in zip(order, order[1:]) if b.layer == "SHU" and a.layer != "SHU"]
-    assert len(opened) >= 20 and all(SHU_OPENING_RE.match(s.text) for s in opened)
+    # on a head, or the lone citations that open one (「賓降洗」。○注「將酢主人」。○釋曰)
+    assert len(opened) >= 20 and all(SHU_OPENING_RE.match(s.text) or s.text.startswith(("「", "注「")) for s in opened)
 
 
 def test_a_long_text_is_cut_for_the_splitter_before_a_shu_head():

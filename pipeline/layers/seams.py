@@ -487,6 +487,8 @@ class SplitPredictor:
         tagger = getattr(self, "piece_tagger_", None)
         heads = _shu_heads(texts) if "SHU" in self.layers and any(ch in _SENTENCE_END for ch in text) else set()
         by_heads = self.read_by_heads and bool(heads) and shape is None and tagger is not None
+        if by_heads:
+            heads = _with_lead_citations(texts, heads)
         marginals = None
         if tagger is not None and "SHU" in self.layers and any(ch in _SENTENCE_END for ch in text):
             from pipeline.layers.pieces import piece_features
@@ -944,6 +946,25 @@ def _viterbi(emis: np.ndarray, trans: np.ndarray, shape: tuple[Optional[int], Op
         path.append(int(back[i][path[-1]]))
     path.reverse()
     return path
+
+
+#: a sentence that is one citation and nothing else (「賓降洗」。, 注「不受賤不敢也」。): right before a head
+#: (:func:`_shu_heads`), the head's first part. Alone it is no head: the 經 and the 注 quote too. Most of
+#: the 183 of the dev chapters' 939 e-book 疏 that open on no head open so (「X」。○注「A」至「B」。○釋曰…),
+#: and those sentences had been read as 經 or 注 in a run-on 注疏 (dev one line 0.965 → 0.972)
+_LEAD_CITE = re.compile(r"^[\s\u3000○]*注?「[^」「]{1,24}」[。.]?[\s\u3000]*$")
+
+
+def _with_lead_citations(texts: Sequence[str], heads: set[int]) -> set[int]:
+    """``heads`` and the lone citations (:data:`_LEAD_CITE`, two at most: the 經's, the 注's) right before
+    each: 「司正降階」。○注「西階」至「之義」。○釋曰 and 「賓降洗」。○注「將酢主人」。○釋曰 are one head each."""
+    out = set(heads)
+    for j in sorted(heads):
+        k = j - 1
+        while k >= 0 and k not in out and j - k <= 2 and _LEAD_CITE.match(texts[k]):
+            out.add(k)
+            k -= 1
+    return out
 
 
 def _viterbi_by_heads(emis: np.ndarray, trans: np.ndarray, heads: set[int], layers: Sequence[str]) -> list[int]:
