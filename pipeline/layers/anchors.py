@@ -228,7 +228,6 @@ def _jing_end(letters: Letters, y: str, lo: int, zhu_a: Optional[str]) -> Option
     return (ends or found)[0]
 
 
-
 #: how many pieces (sentences) a cited 經 or 注 before its 疏 head may span: on the dev chapters 0.1% of
 #: the e-book's 經 and 3% of its 注 are longer (a citation matched further back is more likely the 疏's)
 CITED_PIECES = 8

@@ -39,7 +39,8 @@ COMPILER_NOTE = re.compile(r"^[\u4e00-\u9fff]{0,3}?[案按](?=[\u4e00-\u9fff])")
 #: 鄭注 opening a line that cites him rather than marks his 注: 鄭注云, 鄭注曲禮云, 鄭注鄉飲酒云 (the 疏
 #: quoting him, on a line a page's width began: the 單疏本 and hard-wrapped 注疏 copies have such lines;
 #: a 注 itself does not open on 云, and cites with 曰: 鄭注引燕禮曰 is a marked 注, 儀禮集釋)
-ZHENG_CITED = re.compile(r"(?:鄭注|郑注)[\u4e00-\u9fff]{0,3}?云")
+CITES_ZHENG = r"[\u4e00-\u9fff]{0,3}?云"  # what follows 鄭注 that cites him
+ZHENG_CITED = re.compile(r"(?:鄭注|郑注)" + CITES_ZHENG)
 
 #: a bracketed 疏 that opens a line of a web copy: [疏] (漢川草廬's 十三經注疏), 【疏】, and the forms its
 #: mirrors turn the brackets into ('疏', ‘疏’, ［疏］, 〔疏〕)

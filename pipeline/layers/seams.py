@@ -314,13 +314,15 @@ class SplitPredictor:
         punctuated string with a sentence that opens a 疏 (「X」至「Y」, 注「A」至「B」, 釋曰) —
         a 注疏 whose layers run together (copied on one line, or hard-wrapped). Each 疏 is then read
         from its head to the next 經 (:func:`_viterbi_by_heads`), and the layers found stand."""
-        if not self.read_by_heads or "SHU" not in self.layers or getattr(self, "piece_tagger_", None) is None:
-            return False
-        if getattr(self, "decoding", "pieces") in ("crf", "segments"):  # not read by :meth:`_sentence_labels`
-            return False
+        if not self._can_read_heads() or getattr(self, "decoding", "pieces") in ("crf", "segments"):
+            return False  # (another decoding does not go through :meth:`_sentence_labels`)
         if not any(ch in _SENTENCE_END for ch in text):
             return False
         return bool(_shu_heads([text[a:b] for a, b in self._pieces(text)]))
+
+    def _can_read_heads(self) -> bool:
+        """Reading by heads is on, and the splitter has what it needs: the 疏 among its layers, a piece CRF."""
+        return self.read_by_heads and "SHU" in self.layers and getattr(self, "piece_tagger_", None) is not None
 
     def _pieces(self, text: str, seams: Optional[Iterable[int]] = None) -> list[tuple[int, int]]:
         """Where ``text`` is cut before its pieces get layers: sentences, or unpunctuated, clauses
@@ -485,12 +487,13 @@ class SplitPredictor:
                     spans = _cut_unless_scrap(spans, at, pos)
         texts = [text[a:b] for a, b in spans]
         tagger = getattr(self, "piece_tagger_", None)
-        heads = _shu_heads(texts) if "SHU" in self.layers and any(ch in _SENTENCE_END for ch in text) else set()
-        by_heads = self.read_by_heads and bool(heads) and shape is None and tagger is not None
+        shu_sentences = "SHU" in self.layers and any(ch in _SENTENCE_END for ch in text)
+        heads = _shu_heads(texts) if shu_sentences else set()
+        by_heads = bool(heads) and shape is None and self._can_read_heads()
         if by_heads:
             heads = _with_lead_citations(texts, heads)
         marginals = None
-        if tagger is not None and "SHU" in self.layers and any(ch in _SENTENCE_END for ch in text):
+        if tagger is not None and shu_sentences:
             from pipeline.layers.pieces import piece_features
 
             logits = _decision(classifier, texts)

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
 
-from pipeline.layers.markers import COMPILER_NOTE, SECTION_LABEL, Marker, inline_regex, line_marker, marker_span
+from pipeline.layers.markers import CITES_ZHENG, COMPILER_NOTE, SECTION_LABEL, Marker, inline_regex, line_marker, marker_span
 from pipeline.read.furniture import line_furniture, lines
 from pipeline.read.reading import Piece, Reading, marker_removals, trimmed, view_piece
 from pipeline.read.web import is_title
@@ -34,7 +34,7 @@ from pipeline.text.view import TextView
 #: a line a commentary opens with its marker, set lower or not (鄭注…, 　註曰…, after a Kanripo page
 #: mark): the hard-wrapped compilations' (儀禮集釋, 儀禮述註, 儀禮集編), as text or as Kanripo org text;
 #: not a line that cites him (:data:`~pipeline.layers.markers.ZHENG_CITED`: 鄭注云…)
-WRAPPED_MARKER = re.compile(r"^[ \u3000]*(?:<pb:[^>]*>)?(?:(?:鄭注|郑注)(?![\u4e00-\u9fff]{0,3}?云)|註曰|注曰)", re.M)
+WRAPPED_MARKER = re.compile(rf"^[ \u3000]*(?:<pb:[^>]*>)?(?:(?:鄭注|郑注)(?!{CITES_ZHENG})|註曰|注曰)", re.M)
 NOTE = re.compile(r"\([^()\n]*\)?|\（[^（）\n]*\）?")
 ENTITY = re.compile(r"&[A-Za-z0-9]+;")
 
