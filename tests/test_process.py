@@ -396,6 +396,31 @@ def test_who_opens_clause_after_clause_before_an_act_is_a_participant(tmp_path):
     assert ("尸", "升") not in alone
 
 
+def test_who_opens_a_sentence_before_a_bow_is_someone_in_that_passage_read_alone(tmp_path):
+    """覲禮 with 侯氏 out of the lexicon (as a chapter the lexicon was not written from): a passage read
+    alone gives one or two sentences, too few for clause after clause, but a word nobody knows that
+    opens a sentence before an act only a person does (再拜稽首, 送) is its subject there. A rite's
+    name (鄉飲酒之禮: 飲 is no act), a later clause of a sentence (順羽 of 興，順羽，且左還: how he acts)
+    and a thing opening a sentence (肝從: 從 is no act only a person does) stay no one."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "侯氏")), model_names=True)
+
+    def acts(text: str) -> list[tuple]:
+        return [(a.actor, a.verb) for a in extractor.extract([Passage.from_raw(text)])]
+
+    assert acts("侯氏再拜稽首。") == [("侯氏", "拜"), ("侯氏", "稽首")]  # 10, p33
+    assert acts("使者出。侯氏送，再拜，儐使者，諸公賜服者，束帛、四馬，儐大史亦如之。")[:3] == [
+        ("使者", "出"), ("侯氏", "送"), ("侯氏", "拜")]  # 10, p104
+    plain = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path / "plain", "侯氏")))
+    assert ("侯氏", "拜") not in [(a.actor, a.verb) for a in plain.extract([Passage.from_raw("侯氏再拜稽首。")])]
+    assert extractor._passage_names(Passage.from_raw("鄉飲酒之禮。主人就先生而謀賓、介。")) == frozenset()  # 04, p1
+    shoot = "耦揖進，坐兼取乘矢，興，順羽，且左還，毋周，反面揖。"  # 05
+    assert extractor._passage_names(Passage.from_raw(shoot)) == frozenset()
+    assert extractor._passage_names(Passage.from_raw("肝從。左執爵，取肝擩于鹽，坐振祭，嚌之。")) == frozenset()  # 15
+
+
 def test_a_glyph_of_the_siku_edition_reads_as_the_word_it_writes():
     """大射 in the 四庫 edition writes 僕 as 㒒 (30 times, 僕 never): 㒒人師 is the lexicon's 僕人師
     for the lexicon alone (no span model), and its acts compare equal to the gold's, written on the

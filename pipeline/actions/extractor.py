@@ -25,7 +25,9 @@ How a document is read
   (:meth:`ActionExtractor.document_names`: the model reads 佐食 in 10 of its 34 mentions in 特牲
   when the lexicon lacks it). So is a word the vocabulary does not know that opens three clauses
   or more of the document before three different acts or more (:mod:`pipeline.actions.subjects`:
-  尸 and 祝 of 特牲, 侯氏 of 覲禮, single characters the model misses).
+  尸 and 祝 of 特牲, 侯氏 of 覲禮, single characters the model misses). In its own passage, so is a word
+  nobody knows that opens the passage or a sentence of it before an act only a person does
+  (侯氏再拜稽首 read alone: :func:`pipeline.actions.subjects.passage_subjects`).
 * Quoted speech 「…」 / “…” / 『…』 yields nothing. Unquoted speech after 曰 runs to the end of the
   sentence (punctuated text) or of the clause (unpunctuated text; the next clause where the 斷句 cut
   right after 曰), and on over clauses that speak in the first or second person (某, 吾子, 敢).
@@ -111,7 +113,7 @@ from pipeline.actions.normal import default_normalise
 from pipeline.actions.speech import (
     SPEECH_WORDS, ends_clause, quote_follows, say_position, speech_mask, speech_runs_on, unmasked,
 )
-from pipeline.actions.subjects import discover_subjects
+from pipeline.actions.subjects import discover_subjects, passage_subjects
 from pipeline.actions.tokens import longest_match, split_doubled, tokenize
 from pipeline.actions.vocabulary import (
     ACTOR, ADV, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB, Vocabulary,
@@ -261,7 +263,8 @@ class ActionExtractor:
         for number, passage in enumerate(passages):
             if not runs or self.scope == "passage":
                 runs.append(_Run(self))
-            speech.append(runs[-1].passage(number, passage, names))
+            mine = names | self._passage_names(passage) if self.model_names else names
+            speech.append(runs[-1].passage(number, passage, mine))
             read_names.append(sorted((runs[-1].names or {}).items()))
         return Reading([e.action for run in runs for e in run.emitted], speech, read_names)
 
@@ -281,6 +284,12 @@ class ActionExtractor:
         named = frozenset(n for n in found if len(n) > 1 and not n.endswith(self.vocabulary.zhe) and n[0] not in _NUMERALS)
         subjects = discover_subjects([(p.view.text, p.clauses) for p in passages], self.vocabulary)
         return named | subjects | {self.normalise(n) for n in names}
+
+    def _passage_names(self, passage: Passage) -> frozenset[str]:
+        """The names a passage gives itself (:func:`passage_subjects`: 侯氏 of 侯氏再拜稽首 read
+        alone), its clauses naming a rite (鄉飲酒之禮, where 飲 is no act) left aside."""
+        text = passage.view.text
+        return passage_subjects(text, [c for c in passage.clauses if not _RITE_OPEN.match(text[c[0]:c[1]])], self.vocabulary)
 
     def _names_in(self, text: str, spans: list[tuple[int, int, str]], known: frozenset[str] = frozenset()) -> Optional[dict[int, int]]:
         """start → end of a passage's ACTOR spans that are no participant of the vocabulary, and

@@ -7,7 +7,9 @@ are: a word nobody knows that opens clause after clause right before an act of t
 do few different acts and seldom; words of speech (敢固辭) open few kinds of act; hence the two
 thresholds, chosen on the dev chapters with each chapter's own terms taken out of the lexicon.
 An office named as offices are named, a rank or head with a participant the lexicon knows (小樂正,
-僕人師, 宰胥), needs one such clause.
+僕人師, 宰胥), needs one such clause. So, within its own passage, does a word nobody knows that opens a
+sentence before an act only a person does (侯氏再拜稽首, read alone): a passage read alone has one or
+two sentences to go on, not three (:func:`passage_subjects`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from collections import Counter, defaultdict
 from typing import Iterable, Sequence
 
 from pipeline.actions.tokens import tokenize
-from pipeline.actions.vocabulary import ACTOR, ADV, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, RESP, VERB, Vocabulary
+from pipeline.actions.vocabulary import (
+    ACTOR, ADV, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, RESP, SENTENCE_MARKS, VERB, Vocabulary,
+)
 
 #: how often, and before how many different acts, an unknown word opens a clause to be a participant
 MIN_OPENINGS = 3
@@ -42,13 +46,24 @@ IN_NAMES = "者諸人旅命"
 #: 凡 "whenever, all" opens the rules of a 記 (凡適堂西，皆出入于司馬之南; 凡挾矢; 凡旅，不洗): the
 #: acts after it are anyone's, so it opens no name however often it opens a clause
 NOT_IN_NAMES = "凡"
+#: acts only a person does: a word nobody knows opening a sentence before one of them is someone in
+#: that passage. Not 射 (大射, 誘射: the rite, the demonstration), nor the acts things do in this
+#: text (肝從, 俎入設, 心立, 鼎升), nor 洗 (the basin)
+PERSONAL_ACTS = frozenset("揖 拜 稽首 辭 讓 盥 坐 興 受 飲 啐 嚌 袒 襲 酌 獻 酢 酬 授 取 執 奠 迎 送 命 告 請 對 許 搢 挾".split())
+#: adverbs that open a clause before its act as a subject would (始 first, 終 to the end, 辯 all round,
+#: 備 fully, 夙 early, 亞 next, 敢 dare, 固 firmly, 未 not yet, 每 each: 敢固辭, 大夫辯受酬, 主人備答拜):
+#: a word holding one is no name of the passage
+PASSAGE_ADVERBS = "始終辯備夙亞敢固未每"
+#: what stands between a clause and the mark that ends the one before it, sentence marks aside
+_INSIDE_TRIM = "".join(c for c in CLAUSE_TRIM if c not in SENTENCE_MARKS)
 
 
-def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabulary) -> Iterable[tuple[str, str]]:
+def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabulary,
+                    adverbs: str = "") -> Iterable[tuple[str, str]]:
     """(word, act) for each clause of ``text`` that opens with a word of at most :data:`MAX_LENGTH`
     characters, one of them at least unknown to the vocabulary, then (adverbs, negation, count,
-    response and) an act of the closed list."""
-    particles = (voc.not_things - set(voc.normalise(IN_NAMES))) | set(voc.normalise(NOT_IN_NAMES))
+    response and) an act of the closed list; no word holding one of ``adverbs``."""
+    particles = (voc.not_things - set(voc.normalise(IN_NAMES))) | set(voc.normalise(NOT_IN_NAMES + adverbs))
     for s, e in clauses:
         while s < e and text[s] in CLAUSE_TRIM:
             s += 1
@@ -85,3 +100,27 @@ def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], vo
                                   or (word[-1] in suffixes and ACTOR in voc.kinds.get(word[:-1], ())))
 
     return frozenset(w for w, n in openings.items() if (n >= min_openings and len(acts[w]) >= min_acts) or titled(w))
+
+
+def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabulary) -> frozenset[str]:
+    """The words nobody knows that open one passage or a sentence of it before an act of
+    :data:`PERSONAL_ACTS` (侯氏 of 侯氏再拜稽首 read alone, of 使者出。侯氏送，再拜). Not a word holding
+    a participant the vocabulary knows (士旅酌, 眾弓矢挾: a known participant and more), an act's
+    character (反面揖: he turns and bows), an adverb of :data:`PASSAGE_ADVERBS` or a number (三獻,
+    一人: who that is depends on where it is written), nor one written before 而 (順羽而興: an act of
+    its own, he strokes the feathers and rises). Later clauses of a sentence go on with its subject:
+    a word opening one is how or where he acts more often than someone new."""
+    then = voc.normalise("而")
+
+    def holds_participant_or_act(word: str) -> bool:
+        return any(kinds & {ACTOR, VERB} for i in range(len(word)) for j in range(i + 1, len(word) + 1)
+                   for kinds in [voc.kinds.get(word[i:j], set())])
+
+    def opens_sentence(start: int) -> bool:
+        before = text[:start].rstrip(_INSIDE_TRIM)
+        return not before or before[-1] in SENTENCE_MARKS
+
+    openings = [c for k, c in enumerate(clauses) if k == 0 or opens_sentence(c[0])]
+    return frozenset(word for word, act in clause_subjects(text, openings, voc, PASSAGE_ADVERBS)
+                     if act in PERSONAL_ACTS and NUM not in voc.kinds.get(word[0], ()) and not holds_participant_or_act(word)
+                     and word + then not in text)
