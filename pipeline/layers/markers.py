@@ -33,8 +33,9 @@ LATER_SCHOLAR = r"(?:[張张朱程][子]|(?![鄭郑賈贾侯某])[\u4e00-\u9fff]
 SECTION_LABEL = re.compile(r"右(?![執执還还旋挾挟手袂祭加絕绝撫抚人巨])[\u4e00-\u9fff]{1,14}")
 
 #: a compiler's note opening its paragraph: 案, 按, or a name before it (世佐案: 盛世佐's 儀禮集編; 愚案);
-#: no clause of the 經 opens so (none in the dev and test gold)
-COMPILER_NOTE = re.compile(r"^[\u4e00-\u9fff]{0,3}?[案按](?=[\u4e00-\u9fff])")
+#: no clause of the 經 opens so (none in the dev and test gold). Not the 疏's own 案 after its 釋曰
+#: (釋曰案鄉射…, 注釋曰案曲禮云…: 賈公彥 citing, a 疏 paragraph a line as the 四庫's 疏 units run)
+COMPILER_NOTE = re.compile(r"^(?![注疏]?[釋释]曰)[\u4e00-\u9fff]{0,3}?[案按](?=[\u4e00-\u9fff])")
 
 #: 鄭注 opening a line that cites him rather than marks his 注: 鄭注云, 鄭注曲禮云, 鄭注鄉飲酒云 (the 疏
 #: quoting him, on a line a page's width began: the 單疏本 and hard-wrapped 注疏 copies have such lines;
