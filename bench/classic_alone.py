@@ -11,7 +11,7 @@ model decides every line, as before pipeline/layers/classic.py) and on. Scored: 
 characters given their gold layer, and how many documents were read as the classic alone.
 
 Then short excerpts, as a scholar pastes a few passages: each document cut into windows of
-consecutive units (``EXCERPTS``: from 300 and from 450 Han characters), each window read as a
+consecutive units (``EXCERPTS``: from 200, 300 and 450 Han characters), each window read as a
 document of its own, with the reading off and on, and on as it was before 2026-11-29 (nothing under
 600 Han characters read as the classic: ``--short-min`` sets that "before"). Dev chapters (03 04 05
 07 10 15) and the others apart.
@@ -38,7 +38,7 @@ EDITIONS = ("zhushu-xhtml", "zhushu-siku", "zhengzhu-sbck")
 KINDS = {"經 alone": ("JING",), "經 and 注": ("JING", "ZHU"), "經, 注 and 疏": ("JING", "ZHU", "SHU")}
 WINDOWS = (200, 300, 450, 600, 800, 1000, 1500, 2000, 3000)
 #: the excerpts read as documents of their own (Han characters, at least)
-EXCERPTS = (300, 450)
+EXCERPTS = (200, 300, 450)
 DEV = frozenset({"03", "04", "05", "07", "10", "15"})
 
 
