@@ -200,16 +200,16 @@ def test_unpunctuated_scoring_reads_gold_roles_without_marks():
 
 
 def test_process_takes_the_layer_of_undecided_text_from_the_user(tmp_path):
-    """A copy of the classic without its commentary (the first 30 paragraphs of 鄉射禮's 經, one per
-    line, as a web copy has it: 389 Han characters, too short for pipeline/layers/classic.py to call
+    """A copy of the classic without its commentary (the first 15 paragraphs of 鄉射禮's 經, one per
+    line, as a web copy has it: 183 Han characters, too short for pipeline/layers/classic.py to call
     it the classic alone) has no marker; `--layer JING` makes every paragraph 經, as meta.layer does a
-    record, instead of leaving the layer model to guess (it reads many as 注: a 注 follows each 經
-    in the editions it learned from)."""
+    record, instead of leaving the layer model to guess (it reads some as 注: a 注 follows each 經
+    in the editions it learned from; 14 tuples for 22)."""
     import json
 
     from pipeline.corpus import iter_units
 
-    paragraphs = [u.text for u in iter_units("zhushu-xhtml", chapters=["05"]) if u.layer == "JING"][:30]
+    paragraphs = [u.text for u in iter_units("zhushu-xhtml", chapters=["05"]) if u.layer == "JING"][:15]
     doc = tmp_path / "xiangshe-jing.txt"
     doc.write_text("\n".join(paragraphs) + "\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
@@ -218,7 +218,7 @@ def test_process_takes_the_layer_of_undecided_text_from_the_user(tmp_path):
     record = json.loads(out.read_text(encoding="utf-8"))
     assert {(s["layer"], s["evidence"]) for s in record["segments"]} == {("JING", "marker")}
     assert sum(s["end"] - s["start"] for s in record["segments"]) >= sum(map(len, paragraphs))
-    assert len(record["actions"]) > 50
+    assert len(record["actions"]) >= 20
     unnamed = runner.invoke(app, ["process", str(doc), "-o", str(out), "--no-resume"])  # without it: a word on --layer
     assert unnamed.exit_code == 0 and "--layer JING" in unnamed.output
     bad = runner.invoke(app, ["process", str(doc), "-o", str(out), "-q", "--layer", "經"])
