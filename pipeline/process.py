@@ -86,7 +86,7 @@ def _grouped(text: str, pieces: list[Segment], longest: int) -> list[Segment]:
     注疏 by its heads, each 疏 from its head on
     (:meth:`~pipeline.layers.seams.SplitPredictor.reads_by_heads`), and a group that opened inside
     a 疏 would have no head to open it."""
-    from pipeline.layers.anchors import SHU_OPENING_RE
+    from pipeline.layers.anchors import SHU_OPENING_RE, head_runs
 
     out: list[Segment] = []
     group: list[Segment] = []
@@ -98,8 +98,7 @@ def _grouped(text: str, pieces: list[Segment], longest: int) -> list[Segment]:
 
     for piece in pieces:
         if group and piece.end - group[0].start > longest:
-            heads = [bool(SHU_OPENING_RE.match(p.text)) for p in group]
-            opening = [k for k in range(1, len(group)) if heads[k] and not heads[k - 1]]  # 「X」至「Y」。○釋曰: one head
+            opening = [a for a, _b in head_runs(k for k, p in enumerate(group) if SHU_OPENING_RE.match(p.text)) if a > 0]
             close(opening[-1] if opening else len(group))
             if group and piece.end - group[0].start > longest:
                 close(len(group))

@@ -228,6 +228,18 @@ def _jing_end(letters: Letters, y: str, lo: int, zhu_a: Optional[str]) -> Option
     return (ends or found)[0]
 
 
+def head_runs(heads: Iterable[int]) -> list[tuple[int, int]]:
+    """The pieces that open a 疏 (their indices), as one ``[start, stop)`` run per head: consecutive
+    ones are one head (「X」至「Y」。○注「A」至「B」。○釋曰 is three pieces)."""
+    runs: list[list[int]] = []
+    for h in sorted(set(heads)):
+        if runs and runs[-1][1] == h:
+            runs[-1][1] = h + 1
+        else:
+            runs.append([h, h + 1])
+    return [(a, b) for a, b in runs]
+
+
 #: how many pieces (sentences) a cited 經 or 注 before its 疏 head may span: on the dev chapters 0.1% of
 #: the e-book's 經 and 3% of its 注 are longer (a citation matched further back is more likely the 疏's)
 CITED_PIECES = 8
@@ -242,12 +254,7 @@ def cited_before_heads(texts: Sequence[str], heads: Iterable[int], longest: int 
     before that 注 (or before the head, a 經 without 注), ending on Y and opening on a piece that starts
     with X. Where the text before the head does not end so, or the opening is not found within
     ``longest`` pieces, nothing is said of it (and of the 經 where the 注 is not found)."""
-    runs: list[list[int]] = []  # a head's pieces: 「X」至「Y」。○注「A」至「B」。○釋曰 are three
-    for h in sorted(set(heads)):
-        if runs and runs[-1][1] == h:
-            runs[-1][1] = h + 1
-        else:
-            runs.append([h, h + 1])
+    runs = head_runs(heads)
     letters = [letters_only(t) for t in texts]
     out: dict[int, str] = {}
     after = 0  # the pieces a head may cite lie after the head before it

@@ -386,10 +386,18 @@ class SplitPredictor:
         texts = [text[a:b] for a, b in spans]
         return self._tags_to_chars(text, spans, self._piece_tags(texts, _decision(classifier, texts)))
 
-    def _piece_tags(self, texts: list[str], logits: np.ndarray) -> list[str]:
+    def _piece_features(self, texts: list[str], logits: np.ndarray) -> list[dict]:
+        """The piece CRF's features of ``texts``: once per :meth:`predict_labels` call (the tags and,
+        read by heads, the marginals both read them)."""
         from pipeline.layers.pieces import piece_features
 
-        return self.piece_tagger_.predict(piece_features(texts, logits))
+        return self._per_call(("piece features", tuple(texts)), lambda: piece_features(texts, logits))
+
+    def _piece_tags(self, texts: list[str], logits: np.ndarray) -> list[str]:
+        return self.piece_tagger_.predict(self._piece_features(texts, logits))
+
+    def _piece_marginals(self, texts: list[str], logits: np.ndarray) -> np.ndarray:
+        return self.piece_tagger_.marginals(self._piece_features(texts, logits), self.layers)
 
     def _tags_to_chars(self, text: str, spans: Sequence[tuple[int, int]], tags: Sequence[str]) -> list[str]:
         out = [""] * len(text)
@@ -494,14 +502,11 @@ class SplitPredictor:
             heads = _with_lead_citations(texts, heads)
         marginals = None
         if tagger is not None and shu_sentences:
-            from pipeline.layers.pieces import piece_features
-
             logits = _decision(classifier, texts)
             proba = classifier._calibrated(logits, separate=False) if hasattr(classifier, "_calibrated") else self._proba(classifier, texts)
-            feats = piece_features(texts, logits)
-            tagged = tagger.predict(feats)
+            tagged = self._piece_tags(texts, logits)
             if by_heads:
-                marginals = tagger.marginals(feats, self.layers)
+                marginals = self._piece_marginals(texts, logits)
         else:
             proba, tagged = self._proba(classifier, texts), None
         cols = [LAYERS.index(layer) for layer in self.layers]
