@@ -216,6 +216,14 @@ def test_one_is_inside_the_thing_and_a_jointed_list_is_an_inventory(processor):
     assert spans(processor, "獲者之俎，折脊、脅、肺、臑。", "OBJECT") == ["俎"]
 
 
+def test_an_item_listed_beside_a_thing_is_a_thing_and_acts_listed_are_not(processor):
+    """15 p147 蝸醢 is a kind of 醢 (the gold marks it so), 12 柶 the spoon buried beside the 巾,
+    neither in the lexicon as written; 07 p732 釋弓、視算 and 07 p510 授弓、拂弓 list acts, not things."""
+    assert spans(processor, "薦兩豆，葵菹、蝸醢，醢在北。", "OBJECT")[:3] == ["兩豆", "葵菹", "蝸醢"]
+    assert spans(processor, "巾、柶、鬊、蚤埋于坎。", "OBJECT")[:2] == ["巾", "柶"]
+    assert spans(processor, "司射釋弓、視算，如初。", "OBJECT") == ["弓"]
+    assert "拂弓" not in spans(processor, "一小射正授弓、拂弓，皆以俟于東堂。", "OBJECT")
+
 def test_lexicon_words_of_the_archery_and_drinking(processor):
     """04 p348 說屨, 05 p1033 矢束, 07 p338 北階; non-terms 04 p354 無算爵, 04 p23 羹定."""
     assert spans(processor, "說屨，揖讓如初，升，坐。", "OBJECT") == ["屨"]

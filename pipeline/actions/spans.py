@@ -73,11 +73,12 @@ _WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winner
 @lru_cache(maxsize=1)
 def _chars() -> dict[str, Any]:
     """The classes and words of the rules, in the normalised (simplified) form of the view."""
-    from pipeline.actions.vocabulary import LENGTH_AFTER, NOT_THINGS
+    from pipeline.actions.vocabulary import LENGTH_AFTER, NOT_THINGS, OTHER_VERBS
     from pipeline.text.normalise import normalise_str as n
 
     out: dict[str, Any] = {k: frozenset(n(v)) for k, v in _CHAR_CLASSES.items()}
     out["measures_after"] = frozenset(n(LENGTH_AFTER))
+    out["other_verbs"] = frozenset(n(v) for v in OTHER_VERBS if len(v) == 1)
     # no thing heads X在: the function words of the extractor, and 凡 不 唯 惟 有 無
     out["not_things"] = frozenset(n("".join(NOT_THINGS) + "凡不唯惟有無"))
     out.update({k: n(v) for k, v in _WORDS.items()})
@@ -467,10 +468,46 @@ def _unnamed(p: _Passage, spans: list[Span]) -> list[Span]:
     return sorted(out)
 
 
+def _listed(p: _Passage, spans: list[Span]) -> list[Span]:
+    """An item of a list the lexicon lacks is a thing where the item beside it is one (葵菹、蝸醢;
+    徹尸薦、俎、敦; 龍旂、弧韣): one to three Han characters between 、 and 、 or a clause mark, nothing
+    marked in them, joined by 、 to an item that ends on a thing."""
+    c, t = _chars(), p.text
+    if "、" not in t:
+        return spans
+    cov = _covered(t, spans)
+    by_end = {e: s for s, e, label in spans if label == "OBJECT"}
+    verb_ends = {e for _s, e, label in spans if label == "VERB"}
+    items: list[tuple[int, int]] = []
+    lo = 0
+    for i, ch in enumerate(t):
+        if ch == "、" or ch in _CLAUSE_ENDS:
+            items.append((lo, i))
+            lo = i + 1
+    items.append((lo, len(t)))
+    added: list[Span] = []
+    grown: dict[tuple[int, int], int] = {}
+    for k, (s, e) in enumerate(items):
+        head = by_end.get(e)
+        if k > 0 and t[s - 1] == "、" and head is not None and 0 < head - s <= 2 and not any(cov[s:head]) \
+                and all("\u4e00" <= ch <= "\u9fff" and ch not in c["not_things"] for ch in t[s:head]) and t[s] not in c["other_verbs"] \
+                and items[k - 1][1] in by_end and by_end[items[k - 1][1]] not in verb_ends:
+            grown[(head, e)] = s  # 葵菹、蝸醢: the kind of a listed thing joins it (not 授弓、拂弓: acts listed)
+            continue
+        if not 0 < e - s <= 3 or any(cov[s:e]) or not all("\u4e00" <= ch <= "\u9fff" for ch in t[s:e]) \
+                or t[s] in c["not_things"] or t[e - 1] in c["not_things"] or t[s] in c["other_verbs"]:
+            continue  # 釋弓、視算: acts listed
+        before = k > 0 and t[s - 1] == "、" and items[k - 1][1] in by_end
+        after = k + 1 < len(items) and t[e:e + 1] == "、" and items[k + 1][1] in by_end
+        if before or after:
+            added.append((s, e, "OBJECT"))
+    return sorted([(grown.get((s, e), s), e, label) for s, e, label in spans] + added)
+
+
 #: the rules in the order they run: removals first, then the spans grown, added or relabelled, and
 #: quoted speech last (a place added after 于 inside a quote is no span either)
 RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (
-    _dropped, _lengths, _jars_set_out, _looked_at, _things, _placed, _unnamed, _places, _phrases, _quoted)
+    _dropped, _lengths, _jars_set_out, _looked_at, _listed, _things, _placed, _unnamed, _places, _phrases, _quoted)
 
 
 def _from_tuples(spans: list[Span], ranges: Iterable[tuple[int, int]], label: str) -> list[Span]:
