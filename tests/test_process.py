@@ -421,6 +421,24 @@ def test_who_opens_a_sentence_before_a_bow_is_someone_in_that_passage_read_alone
     assert extractor._passage_names(Passage.from_raw("肝從。左執爵，取肝擩于鹽，坐振祭，嚌之。")) == frozenset()  # 15
 
 
+def test_a_word_listed_with_participants_at_the_head_of_a_clause_is_one_read_alone(tmp_path):
+    """大射 with 卿 and 少師 out of the lexicon: read alone, 07 p703 諸公、卿、大夫皆降 and 07 p298
+    大師及少師、上工皆降 list participants before their act, so the new word is one of them (the gold's
+    actor is the whole list); a list after an act (為母、妻、昆弟, those mourned for in 喪服) or after
+    a verb (赴母、妻) names no one."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "卿", "少師")), model_names=True)
+
+    def actors(text: str) -> list:
+        return [a.actor for a in extractor.extract([Passage.from_raw(text)])]
+
+    assert actors("三耦既拾取矢，諸公、卿、大夫皆降，如初位。")[-1] == "諸公、卿、大夫"
+    assert actors("主人受爵，降奠于篚，復位。大師及少師、上工皆降，立于鼓北，群工陪于後。")[4:] == ["大師及少師、上工"] * 2
+    assert extractor._passage_names(Passage.from_raw("大夫之庶子為母、妻、昆弟。")) == frozenset()
+    assert extractor._passage_names(Passage.from_raw("赴母、妻、長子，則曰：「君之臣某之某死。」")) == frozenset()
+
 def test_a_glyph_of_the_siku_edition_reads_as_the_word_it_writes():
     """大射 in the 四庫 edition writes 僕 as 㒒 (30 times, 僕 never): 㒒人師 is the lexicon's 僕人師
     for the lexicon alone (no span model), and its acts compare equal to the gold's, written on the

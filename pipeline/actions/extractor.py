@@ -113,7 +113,7 @@ from pipeline.actions.normal import default_normalise
 from pipeline.actions.speech import (
     SPEECH_WORDS, ends_clause, quote_follows, say_position, speech_mask, speech_runs_on, unmasked,
 )
-from pipeline.actions.subjects import discover_subjects, passage_subjects
+from pipeline.actions.subjects import discover_subjects, listed_names, passage_subjects
 from pipeline.actions.tokens import longest_match, split_doubled, tokenize
 from pipeline.actions.vocabulary import (
     ACTOR, ADV, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB, Vocabulary,
@@ -289,7 +289,8 @@ class ActionExtractor:
         """The names a passage gives itself (:func:`passage_subjects`: 侯氏 of 侯氏再拜稽首 read
         alone), its clauses naming a rite (鄉飲酒之禮, where 飲 is no act) left aside."""
         text = passage.view.text
-        return passage_subjects(text, [c for c in passage.clauses if not _RITE_OPEN.match(text[c[0]:c[1]])], self.vocabulary)
+        return passage_subjects(text, [c for c in passage.clauses if not _RITE_OPEN.match(text[c[0]:c[1]])],
+                                self.vocabulary) | listed_names(text, self.vocabulary)
 
     def _names_in(self, text: str, spans: list[tuple[int, int, str]], known: frozenset[str] = frozenset()) -> Optional[dict[int, int]]:
         """start → end of a passage's ACTOR spans that are no participant of the vocabulary, and

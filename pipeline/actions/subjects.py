@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 
 from pipeline.actions.tokens import tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, ADV, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, RESP, SENTENCE_MARKS, VERB, Vocabulary,
+    ACTOR, ADV, AND, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, PUNCT, RESP, SENTENCE_MARKS, VERB, Vocabulary,
 )
 
 #: how often, and before how many different acts, an unknown word opens a clause to be a participant
@@ -124,3 +124,49 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
     return frozenset(word for word, act in clause_subjects(text, openings, voc, PASSAGE_ADVERBS)
                      if act in PERSONAL_ACTS and NUM not in voc.kinds.get(word[0], ()) and not holds_participant_or_act(word)
                      and word + then not in text)
+
+
+def listed_names(text: str, voc: Vocabulary) -> frozenset[str]:
+    """The words nobody knows listed with a participant the vocabulary knows at the head of a
+    clause, before its act (諸公、卿、大夫皆降 where 卿 is new; 大師及少師、上工皆降): a list of
+    participants is one of participants. Each such word is at most :data:`MAX_LENGTH` characters
+    nothing knows standing alone between the list marks (、 及); not one holding a known participant
+    or act, a number, a particle or an adverb of :data:`PASSAGE_ADVERBS`. Lists that are no subject
+    (為母、妻、昆弟: those mourned for) are left alone."""
+    tokens = tokenize(text, 0, len(text), voc)
+    n = len(tokens)
+    particles = (voc.not_things - set(voc.normalise(IN_NAMES))) | set(voc.normalise(NOT_IN_NAMES + PASSAGE_ADVERBS))
+
+    def unknown(word: str) -> bool:
+        return (len(word) <= MAX_LENGTH and not particles & set(word) and NUM not in voc.kinds.get(word[0], ())
+                and not any(kinds & {ACTOR, VERB} for i in range(len(word)) for j in range(i + 1, len(word) + 1)
+                            for kinds in [voc.kinds.get(word[i:j], set())]))
+
+    ranks = set(voc.normalise(TITLE_PREFIXES))
+    out: set[str] = set()
+    for k in range(n):
+        if k > 0 and (PUNCT not in tokens[k - 1].kinds or AND in tokens[k - 1].kinds):
+            continue  # a list at the head of a clause (、 is a mark, but inside the list)
+        items: list[tuple[int, int, bool]] = []
+        j = k
+        while j < n:
+            e = j
+            kind = ACTOR in tokens[j].kinds
+            while e < n and (ACTOR in tokens[e].kinds if kind else tokens[e].kinds == {CHAR} or tokens[e].text in ranks):
+                e += 1  # 諸公卿大夫: ranks written together; characters nothing knows (少師: 少 is "a little" too)
+            if e == j:
+                break
+            items.append((j, e, kind))
+            if e < n and AND in tokens[e].kinds:
+                j = e + 1
+                continue
+            j = e
+            break
+        if len(items) < 2 or not any(known for _s, _e, known in items) or j >= n \
+                or not tokens[j].kinds & {ADV, NEG, VERB, COUNT, RESP} or AND in tokens[j - 1].kinds:
+            continue
+        for lo, hi, known in items:
+            word = text[tokens[lo].start:tokens[hi - 1].end]
+            if not known and unknown(word):
+                out.add(word)
+    return frozenset(out)
