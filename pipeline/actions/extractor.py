@@ -287,7 +287,8 @@ class ActionExtractor:
 
     def _passage_names(self, passage: Passage) -> frozenset[str]:
         """The names a passage gives itself (:func:`passage_subjects`: 侯氏 of 侯氏再拜稽首 read
-        alone), its clauses naming a rite (鄉飲酒之禮, where 飲 is no act) left aside."""
+        alone), its clauses naming a rite (鄉飲酒之禮, where 飲 is no act) left aside, and the words it
+        lists with known participants before their act (:func:`listed_names`: 卿 of 諸公、卿、大夫皆降)."""
         text = passage.view.text
         return passage_subjects(text, [c for c in passage.clauses if not _RITE_OPEN.match(text[c[0]:c[1]])],
                                 self.vocabulary) | listed_names(text, self.vocabulary)
