@@ -605,14 +605,26 @@ def test_a_note_on_the_readings_stays_in_its_zhu(shipped):
                           ("擯者司正也今文席為筵", "若諸公卿大夫之耦不勝則亦執弛弓特升飲")):
             labels = splitter.predict_labels(zhu + jing, shipped, shape)
             assert labels == ["ZHU"] * len(zhu) + ["JING"] * len(jing), zhu
+        # 士相見禮 (四庫): the notes close the 注, so the seam falls at most NOTE_TAIL characters past
+        # them; the 經 after, speech and all (曰某也使某還贄), had been read 注 to its last four
+        # (where in 賓出使 it falls is left to the model)
+        zhu, jing = "奠贄尊卑異不親授也古文壹為一", "賓出使擯者還其贄于門外曰某也使某還贄"
+        labels = splitter.predict_labels(zhu + jing, shipped, shape)
+        assert labels[:len(zhu)] == ["ZHU"] * len(zhu) and labels[len(zhu) + 3:] == ["JING"] * (len(jing) - 3)
     finally:
         splitter.break_model_ = None
     # the bounds in Han characters before the seam: past one character after 為 / 作 / 無, four
-    # after 今文 when none follows; a 經 that a 注 follows ends before the 注's first note
+    # after 今文 when none follows (and then no upper bound: where the note ends is not known); a
+    # 經 that a 注 follows ends before the 注's first note
     from pipeline.layers.seams import seam_bounds
 
     assert seam_bounds("为已安也今文揖为升司正", "ZHU", "JING") == (9, 11)
     assert seam_bounds("今文某某某某某某某某某主人", "ZHU", "JING") == (4, 13)
+    # the notes close the 注: at most NOTE_TAIL characters on past the least
+    assert seam_bounds("奠贽尊卑异不亲授也古文壹为一宾出使摈者还其贽于门外曰某也使某还贽", "ZHU", "JING") == (14, 18)
+    # ... unless it goes on about the reading: 鄉射禮's 今文坐取觶無進，又曰坐奠之 (another reading)
+    run = "今文坐取觯无进又曰坐奠之拜兴少退北面立于觯南"
+    assert seam_bounds(run, "ZHU", "JING") == (7, len(run))
     assert seam_bounds("主人升今文升为登", "JING", "ZHU") == (0, 3)
     assert seam_bounds("主人升宾升", "ZHU", "JING") == (0, 5)
     assert seam_bounds("今文升为登", "ZHU", "SHU") == (0, 5)
