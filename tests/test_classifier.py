@@ -631,6 +631,33 @@ def test_a_note_on_the_readings_stays_in_its_zhu(shipped):
 
 
 
+def test_the_first_ye_of_an_unpunctuated_jing_zhu_run_is_the_zhu_s_gloss(shipped):
+    """A 經 says 也 in speech (曰某也) and seldom else; a 注 closes its glosses on it (差，益卑也). In
+    an unpunctuated 經 → 注 run the 經 ends before the first 也 with no 曰 before it — not 可也 ("may"),
+    也則 ("if it is … then") nor a 也 in the run's first three characters (士也，有執膳爵者)."""
+    from pipeline.layers.seams import seam_bounds
+    from pipeline.records import RunShape
+    from pipeline.text.punctuate import Punctuator
+
+    run = "揖众宾差益卑也拜介揖众宾皆西南面"  # 鄉飲酒禮: 經 揖眾賓, its 注
+    assert seam_bounds(run, "JING", "ZHU", glosses=True) == (0, 6)
+    assert seam_bounds(run, "JING", "ZHU") == (0, len(run))  # punctuated text: its marks say more
+    assert seam_bounds("主人对曰某也固辞不得命敢不敬从", "JING", "ZHU", glosses=True) == (0, 15)
+    sits = "凡侍坐於君子君子欠伸问日之早晏以食具告改居则请退可也君子谓卿大夫及国中贤者也"
+    assert seam_bounds(sits, "JING", "ZHU", glosses=True) == (0, len(sits) - 1)
+    for jing in ("士也有执膳爵者", "若膳觯也则降更觯洗升实散"):
+        assert seam_bounds(jing, "JING", "ZHU", glosses=True) == (0, len(jing)), jing
+    # 鄉射禮's 記 in the SBCK edition, read with the shipped models: the seam had fallen three
+    # characters early (記大夫與則公|士爲賓)
+    splitter = shipped.splitter_
+    try:
+        splitter.break_model_ = Punctuator.load()
+        jing, zhu = "記大夫與則公士爲賔", "不敢使郷人加尊於大夫也公士在官之士郷賔主用處士"
+        labels = splitter.predict_labels(jing + zhu, shipped, RunShape("JING", "ZHU", one_switch=True))
+        assert labels == ["JING"] * len(jing) + ["ZHU"] * len(zhu)
+    finally:
+        splitter.break_model_ = None
+
 def test_a_citation_of_another_text_is_the_zhu_s_own():
     # 士虞禮, 四庫: the 注 「將入臨之位。士喪禮：賓繼兄弟北上…」 ends in a quotation of 士喪禮 that reads
     # like 經; the seam falls past the title and two characters of what it quotes
