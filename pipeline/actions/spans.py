@@ -469,15 +469,25 @@ def _unnamed(p: _Passage, spans: list[Span]) -> list[Span]:
 
 
 def _listed(p: _Passage, spans: list[Span]) -> list[Span]:
-    """An item of a list the lexicon lacks is a thing where the item beside it is one (葵菹、蝸醢;
-    徹尸薦、俎、敦; 龍旂、弧韣): one to three Han characters between 、 and 、 or a clause mark, nothing
-    marked in them, joined by 、 to an item that ends on a thing."""
+    """What an edition lists with 、 is one kind of thing. An item of one to three Han characters
+    nothing marks, joined by 、 to an item that ends on a thing, is a thing (巾、柶、鬊、蚤: 柶; 徹尸薦、
+    俎、敦); one or two such characters before a listed thing are its kind (葵菹、蝸醢, 龍旂、弧韣). Not
+    an item opening on a verb outside the closed list (釋弓、視算), nor a kind after an item that is an
+    act and its thing (授弓、拂弓: 拂弓 is an act too)."""
+    from pipeline.layers.features import is_han
+
     c, t = _chars(), p.text
     if "、" not in t:
         return spans
     cov = _covered(t, spans)
     by_end = {e: s for s, e, label in spans if label == "OBJECT"}
     verb_ends = {e for _s, e, label in spans if label == "VERB"}
+
+    def free(s: int, e: int) -> bool:
+        """Nothing marks t[s:e], all Han, no particle and no verb opening it."""
+        return (not any(cov[s:e]) and all(is_han(ch) and ch not in c["not_things"] for ch in t[s:e])
+                and t[s] not in c["other_verbs"])
+
     items: list[tuple[int, int]] = []
     lo = 0
     for i, ch in enumerate(t):
@@ -488,19 +498,14 @@ def _listed(p: _Passage, spans: list[Span]) -> list[Span]:
     added: list[Span] = []
     grown: dict[tuple[int, int], int] = {}
     for k, (s, e) in enumerate(items):
+        listed_after_thing = k > 0 and t[s - 1] == "、" and items[k - 1][1] in by_end
         head = by_end.get(e)
-        if k > 0 and t[s - 1] == "、" and head is not None and 0 < head - s <= 2 and not any(cov[s:head]) \
-                and all("\u4e00" <= ch <= "\u9fff" and ch not in c["not_things"] for ch in t[s:head]) and t[s] not in c["other_verbs"] \
-                and items[k - 1][1] in by_end and by_end[items[k - 1][1]] not in verb_ends:
-            grown[(head, e)] = s  # 葵菹、蝸醢: the kind of a listed thing joins it (not 授弓、拂弓: acts listed)
-            continue
-        if not 0 < e - s <= 3 or any(cov[s:e]) or not all("\u4e00" <= ch <= "\u9fff" for ch in t[s:e]) \
-                or t[s] in c["not_things"] or t[e - 1] in c["not_things"] or t[s] in c["other_verbs"]:
-            continue  # 釋弓、視算: acts listed
-        before = k > 0 and t[s - 1] == "、" and items[k - 1][1] in by_end
-        after = k + 1 < len(items) and t[e:e + 1] == "、" and items[k + 1][1] in by_end
-        if before or after:
-            added.append((s, e, "OBJECT"))
+        if listed_after_thing and head is not None and 0 < head - s <= 2 and free(s, head) \
+                and by_end[items[k - 1][1]] not in verb_ends:
+            grown[(head, e)] = s  # 葵菹、蝸醢
+        elif 0 < e - s <= 3 and free(s, e) and (listed_after_thing or (
+                k + 1 < len(items) and t[e:e + 1] == "、" and items[k + 1][1] in by_end)):
+            added.append((s, e, "OBJECT"))  # 巾、柶
     return sorted([(grown.get((s, e), s), e, label) for s, e, label in spans] + added)
 
 
