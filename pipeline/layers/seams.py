@@ -754,7 +754,8 @@ def seam_bounds(han: str, first: str, last: str, glosses: bool = False) -> tuple
         if notes:
             verb = _NOTE_VERB.search(han, notes[-1] + 2, notes[-1] + 10)
             lo = min(verb.end() + 1 if verb else notes[-1] + 4, n)
-            if verb and (not cites or cites[-1].start() < notes[-1]) and not _NOTE_GOES_ON.search(han, lo, lo + NOTE_TAIL + 2):
+            cited_after = bool(cites) and cites[-1].start() > notes[-1]
+            if verb and not cited_after and not _NOTE_GOES_ON.search(han, lo, lo + NOTE_TAIL + 2):
                 hi = min(n, lo + NOTE_TAIL)  # where the note ends is known: the 注 ends soon after
         if cites:
             lo = max(lo, min(cites[-1].end() + CITATION_QUOTE, n))
