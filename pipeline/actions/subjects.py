@@ -58,12 +58,25 @@ PASSAGE_ADVERBS = "始終辯備夙亞敢固未每"
 _INSIDE_TRIM = "".join(c for c in CLAUSE_TRIM if c not in SENTENCE_MARKS)
 
 
+def _particles(voc: Vocabulary, adverbs: str = "") -> set[str]:
+    """The characters no name holds (:data:`IN_NAMES` aside), and ``adverbs``."""
+    return (voc.not_things - set(voc.normalise(IN_NAMES))) | set(voc.normalise(NOT_IN_NAMES + adverbs))
+
+
+def _new_name(word: str, voc: Vocabulary) -> bool:
+    """Could ``word`` be a participant the vocabulary lacks? Not where a number opens it (三獻, 一人:
+    who that is depends on where it is written) nor where a known participant or act is in it
+    (士旅酌: a known participant and more; 反面揖: he turns and bows)."""
+    return NUM not in voc.kinds.get(word[0], ()) and not any(
+        voc.kinds.get(word[i:j], set()) & {ACTOR, VERB} for i in range(len(word)) for j in range(i + 1, len(word) + 1))
+
+
 def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabulary,
                     adverbs: str = "") -> Iterable[tuple[str, str]]:
     """(word, act) for each clause of ``text`` that opens with a word of at most :data:`MAX_LENGTH`
     characters, one of them at least unknown to the vocabulary, then (adverbs, negation, count,
     response and) an act of the closed list; no word holding one of ``adverbs``."""
-    particles = (voc.not_things - set(voc.normalise(IN_NAMES))) | set(voc.normalise(NOT_IN_NAMES + adverbs))
+    particles = _particles(voc, adverbs)
     for s, e in clauses:
         while s < e and text[s] in CLAUSE_TRIM:
             s += 1
@@ -112,18 +125,13 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
     a word opening one is how or where he acts more often than someone new."""
     then = voc.normalise("而")
 
-    def holds_participant_or_act(word: str) -> bool:
-        return any(kinds & {ACTOR, VERB} for i in range(len(word)) for j in range(i + 1, len(word) + 1)
-                   for kinds in [voc.kinds.get(word[i:j], set())])
-
     def opens_sentence(start: int) -> bool:
         before = text[:start].rstrip(_INSIDE_TRIM)
         return not before or before[-1] in SENTENCE_MARKS
 
     openings = [c for k, c in enumerate(clauses) if k == 0 or opens_sentence(c[0])]
     return frozenset(word for word, act in clause_subjects(text, openings, voc, PASSAGE_ADVERBS)
-                     if act in PERSONAL_ACTS and NUM not in voc.kinds.get(word[0], ()) and not holds_participant_or_act(word)
-                     and word + then not in text)
+                     if act in PERSONAL_ACTS and _new_name(word, voc) and word + then not in text)
 
 
 def listed_names(text: str, voc: Vocabulary) -> frozenset[str]:
@@ -135,12 +143,7 @@ def listed_names(text: str, voc: Vocabulary) -> frozenset[str]:
     (為母、妻、昆弟: those mourned for) are left alone."""
     tokens = tokenize(text, 0, len(text), voc)
     n = len(tokens)
-    particles = (voc.not_things - set(voc.normalise(IN_NAMES))) | set(voc.normalise(NOT_IN_NAMES + PASSAGE_ADVERBS))
-
-    def unknown(word: str) -> bool:
-        return (len(word) <= MAX_LENGTH and not particles & set(word) and NUM not in voc.kinds.get(word[0], ())
-                and not any(kinds & {ACTOR, VERB} for i in range(len(word)) for j in range(i + 1, len(word) + 1)
-                            for kinds in [voc.kinds.get(word[i:j], set())]))
+    particles = _particles(voc, PASSAGE_ADVERBS)
 
     ranks = set(voc.normalise(TITLE_PREFIXES))
     out: set[str] = set()
@@ -167,6 +170,6 @@ def listed_names(text: str, voc: Vocabulary) -> frozenset[str]:
             continue
         for lo, hi, known in items:
             word = text[tokens[lo].start:tokens[hi - 1].end]
-            if not known and unknown(word):
+            if not known and len(word) <= MAX_LENGTH and not particles & set(word) and _new_name(word, voc):
                 out.add(word)
     return frozenset(out)

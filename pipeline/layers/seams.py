@@ -480,22 +480,23 @@ class SplitPredictor:
 
         spans = self._pieces(text)
         columns = self._shape_columns(shape)
+        sentences = any(ch in _SENTENCE_END for ch in text)  # punctuated: its marks end the pieces
         bounds = None
         if columns[2]:
             first, last = self.layers[columns[0]], self.layers[columns[1]]
             _folded, pos, han = self._han(text)
-            noted, hi = seam_bounds(han, first, last, glosses=not any(ch in _SENTENCE_END for ch in text))
+            noted, hi = seam_bounds(han, first, last, glosses=not sentences)
             lo = max(noted, min(shape.quoted + 1, len(pos) - 1)) if first == "ZHU" and shape.quoted else noted
             if (lo > 0 or hi < len(pos)) and lo <= hi:
                 bounds = tuple(pos[k] if k < len(pos) else len(text) for k in (lo, hi))
-            if not any(ch in _SENTENCE_END for ch in text):
+            if not sentences:
                 spans = _cut_at(spans, self._best_single_cut(text, first, last, memory, (lo, hi), leans=not noted))
             if bounds is not None:  # a bound is a place the seam may fall, unless it leaves a scrap
                 for at in bounds:
                     spans = _cut_unless_scrap(spans, at, pos)
         texts = [text[a:b] for a, b in spans]
         tagger = getattr(self, "piece_tagger_", None)
-        shu_sentences = "SHU" in self.layers and any(ch in _SENTENCE_END for ch in text)
+        shu_sentences = "SHU" in self.layers and sentences
         heads = _shu_heads(texts) if shu_sentences else set()
         by_heads = bool(heads) and shape is None and self._can_read_heads()
         if by_heads:
