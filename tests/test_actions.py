@@ -903,6 +903,17 @@ def test_dishes_for_the_one_given_the_cup_have_no_agent(extractor):
     check(r.get("設"), actor=None, object="折俎")  # the host received the cup: it is set for him
 
 
+def test_dishes_for_the_one_who_took_his_mat_have_no_agent(extractor):
+    r = xh(extractor, "05", 210)  # 乃薦脯醢。大夫升席。設折俎。祭如賓禮，…卒爵，拜。
+    check(r.get("設"), actor=None, object="折俎")  # the seated 大夫 is served, by someone unnamed
+    check(r.get("祭"), actor="大夫", actor_inferred=True)  # and goes on himself
+    r = xh(extractor, "04", 161)  # 主人立于西階東，薦脯醢。介升席自北方，設折俎。祭如賓禮，…
+    check(r.get("設"), actor=None, object="折俎")
+    check(r.get("祭"), actor="介", actor_inferred=True)
+    r = xh(extractor, "07", 226)  # 乃薦脯醢。卿升席，庶子設折俎。
+    check(r.get("設"), actor="庶子", actor_inferred=False)  # a server named serves
+
+
 def test_the_hand_alone_is_no_place(extractor):
     r = xh(extractor, "05", 98)  # 尚左手，嚌之。
     check(r.get("嚌"), location=None, object="之")

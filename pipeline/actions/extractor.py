@@ -52,7 +52,8 @@ Who acts (``actor``, ``actor_inferred``)
      subject written with 皆 it is that subject's (長皆奠觶于其所，皆揖其弟子);
   5b. 薦 / 設 without a subject, when the carried actor is not the giver of the passage's last
      拜送, have no agent: the dishes are for the one who just received the cup (主人拜送爵，賓少退。
-     薦脯醢); after the giver's own 拜送 they are his (賓拜送爵，薦脯醢);
+     薦脯醢); after the giver's own 拜送 they are his (賓拜送爵，薦脯醢); nor are they the carried
+     actor's right after he went to his mat (大夫升席。設折俎: he is seated to be served);
   6. else the actor of the last act (carry-over). After "Y荅拜。" the next sentence goes back to
      the actor before the response (the drinker goes on, not the one who answered),
      except in unpunctuated text where it opens with 揖 (答拜|揖復位: the 斷句's sentence end).
@@ -974,6 +975,8 @@ class _Run:
             giver = self.last_giver(sentence[0])
             if giver is not None and giver != self.key(self.current):
                 return None, True  # 主人拜送爵，賓少退。薦脯醢: the carried 賓 is the one served
+            if self.seated(sentence[0], self.key(self.current)):
+                return None, True  # 大夫升席。設折俎: who has just taken his mat is served, by someone unnamed
         return self.current, True
 
     def declined_before(self, passage: int) -> Optional[str]:
@@ -993,6 +996,14 @@ class _Run:
             if e.lemma == "拜" and (e.action.purpose or "") == "送":
                 return e.actor_key
         return None
+
+    def seated(self, passage: int, key: Optional[str]) -> bool:
+        """Was this passage's last act ``key``'s going to his mat (升席, 即席, 就筵)?"""
+        if len(self.emitted) <= self.history_start:
+            return False
+        last = self.emitted[-1]
+        return (last.sentence[0] == passage and last.actor_key == key and last.lemma in _TO_THE_MAT
+                and bool(last.action.location) and self.x.normalise(last.action.location) in _MATS)
 
     def other_named(self, passage: int, key: Optional[str]) -> Optional[str]:
         """The last participant this passage named who is not ``key``."""
@@ -1075,6 +1086,9 @@ _TREATS_UNNAMED = re.compile(r"[赐賜送见見迎拜揖命为為兴興]之")
 _PLACING_VERBS = set("設 加".split())
 #: verbs of serving dishes, which stay with the giver after his 拜送 (GUIDE 3.2)
 _SERVING_VERBS = set("設 薦".split())
+#: going to one's mat (升席, 即席, 就筵): the one seated there is served next, and serves no one
+_TO_THE_MAT = set("升 即 就".split())
+_MATS = {"席", "筵"}
 #: 釋獲 (laying down a counter for a hit) is the scorer's (釋獲者) act; written without a subject
 #: it is never the carried shooter's
 _SCORER = "釋獲"
