@@ -594,6 +594,20 @@ def test_variant_cu_is_zuo(extractor):
     check(r.get("酢"), actor="尸", target="主人", surface="醋")
 
 
+def test_unpunctuated_a_subject_inside_a_clause_is_not_the_one_before(extractor):
+    """鄉射 (四部叢刊): 揖，退。耦反位 as a 斷句 model that never saw the chapter cuts it (揖|退耦反位, one
+    sentence): the partner named after 退 is the subject of 反位 only; the acts before him stay
+    unnamed, as in the punctuated text. A subject that opens the next clause still takes them
+    (遂命三耦拾取矢|司射反位)."""
+    raw = next((SHARED / "corpus" / "zhengzhu-sbck").glob("05_*.txt")).read_text(encoding="utf-8")
+    r = run_on(extractor, raw, "揖退耦反位", clauses=["揖", "退耦反位"])
+    check(r.get("揖"), actor=None)
+    check(r.get("退"), actor=None)
+    check(r.get("反"), actor="耦", actor_inferred=False)
+    r = run_on(extractor, raw, "遂命三耦拾取矢司射反位", clauses=["遂命三耦拾取矢", "司射反位"])
+    check(r.get("命"), actor="司射", target="三耦")
+
+
 # ---------------------------------------------------------------------------------------------
 # constructions of 特牲饋食禮, 大射 and 鄉射禮 (issue 5: passages added to the dev gold)
 # ---------------------------------------------------------------------------------------------

@@ -58,7 +58,8 @@ Who acts (``actor``, ``actor_inferred``)
      the actor before the response (the drinker goes on, not the one who answered),
      except in unpunctuated text where it opens with 揖 (答拜|揖復位: the 斷句's sentence end).
   7. ``None`` when nobody has been named yet; such opening acts take the first written,
-     non-responding subject named later in the same sentence (卒洗，主人壹揖 → 主人), or later in
+     non-responding subject named later in the same sentence (卒洗，主人壹揖 → 主人; in unpunctuated
+     text one that opens a clause of the 斷句, not one found after an act inside it: 揖|退耦反位), or later in
      the passage when their bow was answered by Y or they end before Y疑立: then the next subject
      other than Y (坐祭…遂拜。賓答拜。主人降洗; 卒洗，揖讓升。賓西階上疑立。主人實觶 → 主人); never
      the one who then receives (升實散，大夫拜受: the giver stays unnamed).
@@ -352,6 +353,10 @@ class _Run:
         #: acts of the opening, before anyone was named: the first named non-responding actor of the
         #: passage takes them (卒洗，主人壹揖 …)
         self.unresolved: list[_Emitted] = []
+        #: the piece being read may take them as a subject named later in their sentence: it opens a
+        #: clause, or the text is punctuated (in unpunctuated text a subject the clause analyser finds
+        #: after an act, 揖|退耦反位, often stands after a sentence end the 斷句 missed: 揖，退。耦反位)
+        self.may_name_opening = True
         #: the opening acts were answered by (or end before the waiting of) this participant: the
         #: next other participant written as a subject anywhere in the passage takes them
         self.unresolved_not: Optional[str] = None
@@ -451,6 +456,7 @@ class _Run:
                 tokens = tokenize(text, ps, pe, self.voc, self.names)
                 pieces = self.x.analyser.analyse(tokens, trimmed)
                 for piece in pieces:
+                    self.may_name_opening = punctuated or piece is pieces[0]
                     if self._commanded_alongside(view.text, piece, sentence):
                         piece.acts = []  # 命勝者執張弓，不勝者執弛弓: the second order is the same 命's; the 不勝者 is named
                     self.resolve(view, piece, sentence)
@@ -756,7 +762,7 @@ class _Run:
                 self.unresolved.clear()  # …降更觶，洗，升實散，大夫拜受: who receives did not pour; the giver is unnamed
                 self.unresolved_not = None
             elif (actor is not None and not inferred and not d.response and self.unresolved
-                  and (self.unresolved[0].sentence == sentence or (
+                  and ((self.unresolved[0].sentence == sentence and self.may_name_opening) or (
                       self.unresolved_not is not None and self.key(actor) != self.unresolved_not))):
                 for e in self.unresolved:
                     e.action.actor, e.actor_key = actor, self.key(actor)
