@@ -608,6 +608,16 @@ def test_unpunctuated_a_subject_inside_a_clause_is_not_the_one_before(extractor)
     check(r.get("命"), actor="司射", target="三耦")
 
 
+def test_unpunctuated_the_one_bidden_or_presented_did_not_bid(extractor):
+    """大射 (四部叢刊) as a 斷句 model that never saw the chapter cuts it (one sentence): the participant
+    an opening act was done to, named next as a subject, did not do it; the act stays unnamed, as in
+    the punctuated text (乃命執冪者。執冪者升)."""
+    raw = next((SHARED / "corpus" / "zhengzhu-sbck").glob("07_*.txt")).read_text(encoding="utf-8").replace("¶\n", "")
+    r = run_on(extractor, raw, "乃命執幂者執幂者升自西階", clauses=["乃命執幂者", "執幂者升自西階"])
+    check(r.get("命"), actor=None, target="執幂者")
+    check(r.get("升"), actor="執幂者")
+
+
 # ---------------------------------------------------------------------------------------------
 # constructions of 特牲饋食禮, 大射 and 鄉射禮 (issue 5: passages added to the dev gold)
 # ---------------------------------------------------------------------------------------------

@@ -62,7 +62,8 @@ Who acts (``actor``, ``actor_inferred``)
      text one that opens a clause of the 斷句, not one found after an act inside it: 揖|退耦反位), or later in
      the passage when their bow was answered by Y or they end before Y疑立: then the next subject
      other than Y (坐祭…遂拜。賓答拜。主人降洗; 卒洗，揖讓升。賓西階上疑立。主人實觶 → 主人); never
-     the one who then receives (升實散，大夫拜受: the giver stays unnamed).
+     the one who then receives (升實散，大夫拜受: the giver stays unnamed), nor the one an opening act
+     was done to (乃命執冪者|執冪者升 as a 斷句 model may leave it in one sentence: bidden, not bidding).
   8. X疑立 (standing waiting) gives the carried acts of the sentence before it to the other party;
      a clause X在/於 place alone (上射在左, 卦者在左) is a formation and does not take over; after
      X賜Y Y acts next; after a request (請 / 告) answered by 許 the asker goes on; a passage opening
@@ -762,6 +763,7 @@ class _Run:
                 self.unresolved.clear()  # …降更觶，洗，升實散，大夫拜受: who receives did not pour; the giver is unnamed
                 self.unresolved_not = None
             elif (actor is not None and not inferred and not d.response and self.unresolved
+                  and not self._acted_on(self.key(actor))
                   and ((self.unresolved[0].sentence == sentence and self.may_name_opening) or (
                       self.unresolved_not is not None and self.key(actor) != self.unresolved_not))):
                 for e in self.unresolved:
@@ -984,6 +986,11 @@ class _Run:
             if self.seated(sentence[0], self.key(self.current)):
                 return None, True  # 大夫升席。設折俎: who has just taken his mat is served, by someone unnamed
         return self.current, True
+
+    def _acted_on(self, key: Optional[str]) -> bool:
+        """Is ``key`` (or one named from it: 士既獻者 of 士) the one an opening act was done to? He did
+        not do it: 乃命執冪者。執冪者升 (bidden), 辯獻士。士既獻者立于東方 (presented)."""
+        return key is not None and any(e.target_key and key.startswith(e.target_key) for e in self.unresolved)
 
     def declined_before(self, passage: int) -> Optional[str]:
         """The actor of this passage's last act if it was a 辭 (辭洗, 降辭, 不辭洗), else None."""
