@@ -316,3 +316,14 @@ def test_a_stand_cut_off_by_the_duanju_heads_an_inventory_in_unpunctuated_text(p
     cuts the stand off as a clause of its own (祝俎|脾脡|脊二骨|…), and it heads the rest."""
     for text in ("祝俎脾脡脊二骨脅二骨", "阼俎臂正脊二骨橫脊長脅二骨短脅"):
         assert [x[-1] for x in spans(processor, text, "OBJECT")] == ["俎"], text
+
+
+def test_a_name_ending_on_zhe_takes_no_second_name(processor):
+    """04 p223 相者二人, 07 p243 立于洗南者二人: the gold marks the name and the count apart, as it
+    does 15 p521 沃尸盥者一人; without marks 05 p1018 主皮之射者勝者又射 names two (射者, 勝者), as
+    07 p595 命三耦及眾射者勝者 does. A name not ending on 者 still takes it (眾賓勝者, 大夫卒受者)."""
+    assert spans(processor, "相者二人，皆左何瑟，後首。", "ACTOR") == ["相者", "二人"]
+    assert spans(processor, "降，與立于洗南者二人皆再拜稽首送觶。", "ACTOR") == ["立于洗南者", "二人"]
+    assert spans(processor, "禮射不主皮主皮之射者勝者又射不勝者降", "ACTOR") == ["射者", "勝者", "不勝者"]
+    assert spans(processor, "沃尸盥者一人奉槃者東面", "ACTOR") == ["沃尸盥者", "一人", "奉槃者"]
+    assert spans(processor, "眾賓勝者皆袒、決、遂，執張弓。", "ACTOR") == ["眾賓勝者"]

@@ -379,11 +379,12 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
                 out[-1] = (ls, e, "LOCATION")  # 尊于大侯之乏東北; 設洗于獲者之尊西北, 反司正之位
                 continue
         if last is not None and last[1] == s and last[2] == "ACTOR" and label == "ACTOR" \
+                and t[s - 1] != c["one_who"] \
                 and (t[s:e] in c["winners"] or t[s:e] in c["persons_counted"]
                      or (e - s > 2 and t[e - 1] == c["one_who"] and p.boundary_before(last[0])
                          and not (len(out) > 1 and out[-2][1] == last[0]))):
-            out[-1] = (last[0], e, "ACTOR")  # 眾賓勝者, 笙一人; 大夫卒受者 heading its clause (GUIDE 3.4)
-            continue
+            out[-1] = (last[0], e, "ACTOR")  # 眾賓勝者, 笙一人; 大夫卒受者 heading its clause (GUIDE 3.4);
+            continue  # not after a name that ends on 者 (射者|勝者, 沃尸盥者|一人 where the text has no marks)
         if (label == "OBJECT" and e - s <= 2 and t[e:e + 1] == c["one_who"] and last is not None
                 and last[2] == "VERB" and last[1] == s and last[1] - last[0] == 1):
             out[-1] = (last[0], e + 1, "ACTOR")  # 執幣者, 執玉者: the one holding, not the thing held
