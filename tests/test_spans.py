@@ -327,3 +327,10 @@ def test_a_name_ending_on_zhe_takes_no_second_name(processor):
     assert spans(processor, "禮射不主皮主皮之射者勝者又射不勝者降", "ACTOR") == ["射者", "勝者", "不勝者"]
     assert spans(processor, "沃尸盥者一人奉槃者東面", "ACTOR") == ["沃尸盥者", "一人", "奉槃者"]
     assert spans(processor, "眾賓勝者皆袒、決、遂，執張弓。", "ACTOR") == ["眾賓勝者"]
+
+
+def test_fan_x_zhe_is_whenever_not_a_name(processor):
+    """04 p445 / 05 p917, the 記: 凡奠者於左 "whenever (a cup) is set down, on the left": no one is
+    named, and the gold marks nothing; 媵爵者 and 遵者 stay names."""
+    assert spans(processor, "凡奠者於左，", "ACTOR") == []
+    assert spans(processor, "公卒觶，媵爵者皆降。", "ACTOR") == ["公", "媵爵者"]

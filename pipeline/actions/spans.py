@@ -59,7 +59,7 @@ _CHAR_CLASSES: dict[str, str] = {
 }
 #: single words
 _WORDS: dict[str, str] = {
-    "tally": "獲", "each": "每", "defined": "為", "looked": "視", "bow": "拜",
+    "tally": "獲", "each": "每", "whenever": "凡", "defined": "為", "looked": "視", "bow": "拜",
     "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮", "jar": "尊", "eldest": "長",
     "in_belt": "搢", "rest": "餘", "send": "使", "person": "人", "target": "侯", "bear": "負", "command": "命", "again": "又",
     "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容",
@@ -394,9 +394,9 @@ def _phrases(p: _Passage, spans: list[Span]) -> list[Span]:
             out.append((s, e + 1, "ACTOR"))  # 樂正與立者: 與 joins the one standing, not a verb of his
             continue
         if (label in ("OBJECT", "VERB") and e - s == 1 and t[e:e + 1] == c["one_who"] and s > 0
-                and (not last or last[1] < s) and t[s - 1] not in _PUNCT and t[s - 1] not in (c["of"], c["its"])
-                and not p.boundary_before(s)):
-            out.append((s - 1, e + 1, "ACTOR"))  # 媵爵者, 沃洗者
+                and (not last or last[1] < s) and t[s - 1] not in _PUNCT
+                and t[s - 1] not in (c["of"], c["its"], c["whenever"]) and not p.boundary_before(s)):
+            out.append((s - 1, e + 1, "ACTOR"))  # 媵爵者, 沃洗者 (凡奠者於左: "whenever one sets down", no one)
             continue
         out.append((s, e, label))
     return out
