@@ -938,6 +938,15 @@ def test_dishes_for_the_one_who_took_his_mat_have_no_agent(extractor):
     check(r.get("設"), actor="庶子", actor_inferred=False)  # a server named serves
 
 
+def test_jin_before_a_side_of_the_piece_is_how_it_lies(extractor):
+    r = xh(extractor, "04", 436)  # …介俎，脊、脅、（肫、）胳、肺。肺皆離。皆右體，進腠。
+    assert not r.all("進")  # the skin side forward: no one advances
+    r = xh(extractor, "05", 911)  # 賓俎…肺皆離。皆右體也。進腠。
+    assert not r.all("進")
+    r = xh(extractor, "04", 123)  # …主人進受爵，復位…
+    check(r.get("進"), actor="主人")
+
+
 def test_the_hand_alone_is_no_place(extractor):
     r = xh(extractor, "05", 98)  # 尚左手，嚌之。
     check(r.get("嚌"), location=None, object="之")

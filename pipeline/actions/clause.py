@@ -653,6 +653,8 @@ class _Walk:
         prev = self.tok(i - 1)
         if prev is not None and prev.text in self.voc.not_acts_after and not adjacent:
             return self._named_not_done(i)  # 為加爵 (the added cup, a round), 無從 (no dish goes with it): no act
+        if lemma == "進" and nxt is not None and nxt.text in self.voc.laid_forward:
+            return self._named_not_done(i)  # 皆右體，進腠; 魚左首，進鬐: how the pieces lie, no one advances
         if nxt is not None and SAY in nxt.kinds and lemma == "卒":
             return i + 1  # 卒曰: "at the end he says", no act of finishing
         if nxt is not None and nxt.text == self.voc.normalise("用") and not adjacent:

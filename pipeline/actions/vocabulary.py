@@ -211,6 +211,9 @@ class Vocabulary:
     ranks: frozenset = frozenset()
     name_openers: frozenset = frozenset()
     not_acts_after: frozenset = frozenset()
+    #: the sides of a laid piece that 進 puts forward (進腠 the skin side, 魚進鬐 the fin, 進柢 the
+    #: base, 進末 / 進本): how a dish is laid, no one advances
+    laid_forward: frozenset = frozenset()
     then_words: frozenset = frozenset()
     received_not_things: frozenset = frozenset()
     measured: frozenset = frozenset()
@@ -311,6 +314,7 @@ class Vocabulary:
         voc.report_verbs = frozenset(n(x) for x in ("反", "復"))
         voc.name_openers = frozenset(n(x) for x in ("坐", "立", "不"))
         voc.not_acts_after = frozenset(n(x) for x in ("為", "無"))
+        voc.laid_forward = frozenset(n(x) for x in "腠鬐柢末本")
         voc.then_words = frozenset(n(x) for x in ("則",))
         voc.received_not_things = frozenset(n(x) for x in ("命", "酬"))
         voc.continuing = frozenset(n(x) for x in CONTINUING)
