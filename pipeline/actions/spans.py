@@ -22,8 +22,9 @@ words around a term. Each rule here is one construction a reader of the 儀禮 w
 - the hands are places only after 于 (實于左手; 右手取肺 is manner), 序 and 次 alone only after a
   place word (序進 is "in order"; 適次 the archers' tent), nothing is a place after 盡 (盡階);
 - X之Y is one thing (豐上之觶, 中之八算), one participant (勝者之弟子, 大夫之耦) or one place (大侯之乏東北,
-  反司正之位), and a verb or thing before 者 names a participant (媵爵者, 沃洗者), with the participant
-  heading the clause before it (大夫卒受者); 相 alone is the assistant only after a number or 作
+  反司正之位), and a verb or thing before 者 names a participant (媵爵者, 沃洗者; not after 凡, 凡奠者
+  "whenever one sets down"), with the participant heading the clause before it (大夫卒受者) but not a
+  name already closed by 者 (相者|二人, 射者|勝者); 相 alone is the assistant only after a number or 作
   (一相, 作相), elsewhere "mutually" or "to assist".
 
 Every rule works on the normalised view (simplified forms), so the traditional and the simplified
