@@ -631,6 +631,31 @@ def test_a_note_on_the_readings_stays_in_its_zhu(shipped):
 
 
 
+def test_a_zhu_runs_past_the_words_only_a_zhu_writes(shipped):
+    """四庫 注 runs of 鄉射禮 and 大射 whose 注 says 嫌 ("lest one think") or 不言…可知 ("it does not say
+    …, one can tell"), then the 經 with no mark: the fold models ended both 注 before those words
+    (以賓|主人飲耦在上嫌其升; …不言君矢|小臣以授矢人于東堂下可知), the shipped one the 大射's; only a 注
+    writes them, so it runs past."""
+    from pipeline.layers.seams import seam_bounds
+    from pipeline.records import RunShape
+    from pipeline.text.punctuate import Punctuator
+
+    assert seam_bounds("以宾主人饮耦在上嫌其升若大夫之耦", "ZHU", "JING") == (9, 16)
+    assert seam_bounds("不言君矢小臣以授矢人于东堂下可知司马释弓", "ZHU", "JING")[0] == 16
+    assert seam_bounds("君在堂升见无方阶不言其位", "JING", "ZHU") == (0, 12)  # a 經 → 注 run: no bound from them
+    splitter = shipped.splitter_
+    shape = RunShape("ZHU", "JING", one_switch=True)
+    try:
+        splitter.break_model_ = Punctuator.load()
+        for zhu, jing in (("以賓主人飲耦在上嫌其升", "若大夫之耦不勝則亦執弛弓特升飲"),
+                          ("是言矢人則納射器之有司各以其器名官職不言君矢小臣以授矢人于東堂下可知",
+                           "司馬釋弓反位而后卿大夫升就席")):
+            labels = splitter.predict_labels(zhu + jing, shipped, shape)
+            assert labels == ["ZHU"] * len(zhu) + ["JING"] * len(jing), zhu
+    finally:
+        splitter.break_model_ = None
+
+
 def test_the_first_ye_of_an_unpunctuated_jing_zhu_run_is_the_zhu_s_gloss(shipped):
     """A 經 says 也 in speech (曰某也) and seldom else; a 注 closes its glosses on it (差，益卑也). In
     an unpunctuated 經 → 注 run the 經 ends before the first 也 with no 曰 before it — not 可也 ("may"),

@@ -698,6 +698,10 @@ _CITATION = re.compile(fold_script(
     "(?:士冠禮|士昏禮|士相見禮|鄉飲酒禮|鄉射禮|燕禮|大射儀|聘禮|公食大夫禮|覲禮|士喪禮|既夕禮|士虞禮|特牲饋食禮"
     "|少牢饋食禮|周禮|禮記|(?:曲禮|檀弓|王制|月令|郊特牲|玉藻|明堂位|雜記|喪大記|祭統|祭義|內則|少儀|大射|特牲|少牢"
     "|既夕|鄉飲酒|鄉射|士冠|士昏|聘|燕|士喪|士虞|公食|覲|記|春秋傳|詩|書|論語|爾雅|孝經|易|舊說|或)[曰云])"))
+#: words only a 注 writes about the 經 (不言 "it does not say", 可知 "one can tell", 嫌 "lest one think"): of
+#: the 四部叢刊 鄭注 of the dev chapters, 60 in the 注 and one 不言 in the 經 (故 and 是以, 注 words there
+#: too, are the 喪服 傳's as well: 18 and 1 in its 經)
+_ZHU_WORDS = re.compile(fold_script("不言|可知|嫌"))
 #: how many characters of the quotation a citation carries into the 注 at least
 CITATION_QUOTE = 2
 #: the 注 ends with its notes on the readings: at most this many Han characters past where the last
@@ -740,7 +744,8 @@ def seam_bounds(han: str, first: str, last: str, glosses: bool = False) -> tuple
     作 / 無 is found and no citation follows it, the 注 ends at most :data:`NOTE_TAIL` characters
     past that least (古文壹為一|賓出，使擯者還其贄: the 經 is no 注 for being a 經 of speech). So is a citation of another text
     (:data:`_CITATION`): the 注 runs ``CITATION_QUOTE`` characters past its last one at least, and a
-    經 ends before the first (a title opening a 經 → 注 run is its own chapter's head). With
+    經 ends before the first (a title opening a 經 → 注 run is its own chapter's head). A 注 → 經 run's
+    注 runs past the last word only a 注 writes (:data:`_ZHU_WORDS`: 不言, 可知, 嫌). With
     ``glosses`` (unpunctuated text), a 經 → 注 run's 經 also ends before its first 也 outside speech
     (:data:`_GLOSS_END`), which closes the 注's gloss. A run with none of these: (0, len(han)).
     """
@@ -760,6 +765,9 @@ def seam_bounds(han: str, first: str, last: str, glosses: bool = False) -> tuple
                 hi = min(n, lo + NOTE_TAIL)  # where the note ends is known: the 注 ends soon after
         if cites:
             lo = max(lo, min(cites[-1].end() + CITATION_QUOTE, n))
+        said = [m.end() for m in _ZHU_WORDS.finditer(han)]
+        if said:  # …不言君矢，小臣以授矢人于東堂下可知|司馬釋弓: the 注 runs past its own words
+            lo = max(lo, min(said[-1], n))
         return lo, hi
     starts = notes + [m.start() for m in cites]
     gloss = _GLOSS_END.search(han) if glosses else None
