@@ -354,10 +354,6 @@ class _Run:
         #: acts of the opening, before anyone was named: the first named non-responding actor of the
         #: passage takes them (卒洗，主人壹揖 …)
         self.unresolved: list[_Emitted] = []
-        #: the piece being read may take them as a subject named later in their sentence: it opens a
-        #: clause, or the text is punctuated (in unpunctuated text a subject the clause analyser finds
-        #: after an act, 揖|退耦反位, often stands after a sentence end the 斷句 missed: 揖，退。耦反位)
-        self.may_name_opening = True
         #: the opening acts were answered by (or end before the waiting of) this participant: the
         #: next other participant written as a subject anywhere in the passage takes them
         self.unresolved_not: Optional[str] = None
@@ -457,10 +453,9 @@ class _Run:
                 tokens = tokenize(text, ps, pe, self.voc, self.names)
                 pieces = self.x.analyser.analyse(tokens, trimmed)
                 for piece in pieces:
-                    self.may_name_opening = punctuated or piece is pieces[0]
                     if self._commanded_alongside(view.text, piece, sentence):
                         piece.acts = []  # 命勝者執張弓，不勝者執弛弓: the second order is the same 命's; the 不勝者 is named
-                    self.resolve(view, piece, sentence)
+                    self.resolve(view, piece, sentence, names_opening=punctuated or piece is pieces[0])
                 say = say_position(tokens)
                 if say is not None and not quote_follows(text, say + 1) and not (say + 1 < len(text) and speech[say + 1]):
                     if punctuated or ends_clause(text, say, ce):
@@ -660,7 +655,11 @@ class _Run:
         return after is not None and text[after[0]] in _THEN and _TREATS_UNNAMED.search(text, *after) is not None
 
     # -- one piece ----------------------------------------------------------------------------
-    def resolve(self, view: TextView, piece: Piece, sentence: tuple[int, int]) -> None:
+    def resolve(self, view: TextView, piece: Piece, sentence: tuple[int, int], names_opening: bool = True) -> None:
+        """The acts of ``piece``, each with its actor. ``names_opening``: its subject may take the
+        passage's opening acts as one named later in their sentence — it opens a clause, or the text
+        is punctuated (in unpunctuated text a subject the clause analyser finds after an act,
+        揖|退耦反位, often stands after a sentence end the 斷句 missed: 揖，退。耦反位)."""
         w = view.written
         subject = w(*piece.subject) if piece.subject else None
         for span in piece.mentions:
@@ -764,7 +763,7 @@ class _Run:
                 self.unresolved_not = None
             elif (actor is not None and not inferred and not d.response and self.unresolved
                   and not self._acted_on(self.key(actor))
-                  and ((self.unresolved[0].sentence == sentence and self.may_name_opening) or (
+                  and ((self.unresolved[0].sentence == sentence and names_opening) or (
                       self.unresolved_not is not None and self.key(actor) != self.unresolved_not))):
                 for e in self.unresolved:
                     e.action.actor, e.actor_key = actor, self.key(actor)
@@ -992,14 +991,16 @@ class _Run:
         not do it: 乃命執冪者。執冪者升 (bidden), 辯獻士。士既獻者立于東方 (presented)."""
         return key is not None and any(e.target_key and key.startswith(e.target_key) for e in self.unresolved)
 
+    def _last_of(self, passage: int) -> Optional[_Emitted]:
+        """The last act emitted, if it is this passage's (and of the history the run reads)."""
+        if len(self.emitted) <= self.history_start or self.emitted[-1].sentence[0] != passage:
+            return None
+        return self.emitted[-1]
+
     def declined_before(self, passage: int) -> Optional[str]:
         """The actor of this passage's last act if it was a 辭 (辭洗, 降辭, 不辭洗), else None."""
-        if len(self.emitted) <= self.history_start:
-            return None
-        last = self.emitted[-1]
-        if last.sentence[0] != passage or last.lemma != "辭" or last.actor_key is None:
-            return None
-        return last.actor_key
+        last = self._last_of(passage)
+        return last.actor_key if last is not None and last.lemma == "辭" else None
 
     def last_giver(self, passage: int) -> Optional[str]:
         """The actor of the last 拜送 of this passage (the giver of the cup just received)."""
@@ -1012,10 +1013,8 @@ class _Run:
 
     def seated(self, passage: int, key: Optional[str]) -> bool:
         """Was this passage's last act ``key``'s going to his mat (升席, 即席, 就筵)?"""
-        if len(self.emitted) <= self.history_start:
-            return False
-        last = self.emitted[-1]
-        return (last.sentence[0] == passage and last.actor_key == key and last.lemma in _TO_THE_MAT
+        last = self._last_of(passage)
+        return (last is not None and last.actor_key == key and last.lemma in _TO_THE_MAT
                 and bool(last.action.location) and self.x.normalise(last.action.location) in _MATS)
 
     def other_named(self, passage: int, key: Optional[str]) -> Optional[str]:

@@ -19,7 +19,8 @@ from typing import Iterable, Sequence
 
 from pipeline.actions.tokens import tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, ADV, AND, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, PUNCT, RESP, SENTENCE_MARKS, VERB, Vocabulary,
+    ACTOR, ADV, AND, ANDS, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, PUNCT, RESP, SENTENCE_MARKS, VERB,
+    Vocabulary,
 )
 
 #: how often, and before how many different acts, an unknown word opens a clause to be a participant
@@ -141,6 +142,8 @@ def listed_names(text: str, voc: Vocabulary) -> frozenset[str]:
     nothing knows standing alone between the list marks (、 及); not one holding a known participant
     or act, a number, a particle or an adverb of :data:`PASSAGE_ADVERBS`. Lists that are no subject
     (為母、妻、昆弟: those mourned for) are left alone."""
+    if "、" not in text and not any(voc.normalise(w) in text for w in ANDS):
+        return frozenset()  # no list mark, no list: most passages, read without tokenizing them
     tokens = tokenize(text, 0, len(text), voc)
     n = len(tokens)
     particles = _particles(voc, PASSAGE_ADVERBS)
