@@ -1930,3 +1930,19 @@ def test_a_consent_ends_its_clause_in_unpunctuated_text(extractor):
     assert [(a.actor, a.verb) for a in extractor.extract([p])][2:] == [("公", "許"), ("司射", "適"), ("司射", "告")]
     p = Passage.from_raw("賓許諾主人再拜")  # 許諾 is one consent
     assert [(a.actor, a.verb) for a in extractor.extract([p])][0] == ("賓", "許")
+
+
+def test_a_thing_named_by_its_place_or_joined_by_yu_is_one_object(extractor):
+    """GUIDE 3.3: the object as written. 取豐上之觶 takes the cup that stands on the stand (object
+    豐上之觶, no place of the act: he does not stand on the 豐); 徹豐與觶 and 執其薦與俎 handle two
+    things joined by 與, which names no partner here (鄉射)."""
+    r = xh(extractor, "05", 594)  # 不勝者進，北面坐取豐上之觶，興…
+    check(r.get("取"), actor="不勝者", object="豐上之觶", location=None, facing="北面")
+    r = xh(extractor, "05", 738)  # 賓北面坐，取俎西之觶，興…
+    check(r.get("取"), actor="賓", object="俎西之觶", location=None)
+    r = xh(extractor, "05", 628)  # 獲者執爵，使人執其薦與俎從之…
+    check(r.get("執", 1), actor="人", object="薦與俎")
+    r = xh(extractor, "05", 617)  # 眾賓繼飲，射爵者辯，乃徹豐與觶。
+    check(r.get("徹"), object="豐與觶")
+    r = xh(extractor, "05", 594)  # a place of the act stays one: …坐奠于豐下
+    check(r.get("奠"), location="豐下")

@@ -844,6 +844,9 @@ class _Walk:
             elif k & {AND, ZHI} and (listed := self._counted_thing_end(j + 1)) is not None:
                 # 兩豆、兩籩 / 二爵、二觚、四觶: the things listed; 中之八算, 豐上之觶: the thing of a thing
                 j = listed
+            elif WITH in k and self.toks[j].text == self.voc.normalise("與") and OBJECT in self.kinds(j + 1) \
+                    and not self.kinds(j + 1) & {ACTOR, VERB}:
+                j += 2  # 徹豐與觶, 執薦與俎: two things, not a partner
             else:
                 break
         if self._offering_pieces(start, j):
@@ -961,6 +964,12 @@ class _Walk:
             return j  # directions alone (左執爵) are manner, not place
         if bare and j == i + 1 and self.toks[i].text in self.voc.hands:
             return j  # 尚左手: the hand is manner; only 實于左手 makes it a place
+        d = self.last
+        if self.verb_seen and d is not None and d.object is None and d.lemma not in _MOTION_TO_PLACE \
+                and ZHI in self.kinds(j) and OBJECT in self.kinds(j + 1) and not self.kinds(j + 1) & {ACTOR, VERB}:
+            end = self._object(j + 1)  # 取豐上之觶, 取俎西之觶: the cup is named by where it stands
+            d.object = (self.toks[i].start, self.toks[end - 1].end)
+            return end
         if self.verb_seen and self.last is not None:
             before = self.last.location
             self._set_location(self.last, span, "post")
