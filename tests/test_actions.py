@@ -1946,3 +1946,17 @@ def test_a_thing_named_by_its_place_or_joined_by_yu_is_one_object(extractor):
     check(r.get("徹"), object="豐與觶")
     r = xh(extractor, "05", 594)  # a place of the act stays one: …坐奠于豐下
     check(r.get("奠"), location="豐下")
+
+
+def test_participants_joined_by_yu_after_the_act_are_its_target(extractor):
+    """GUIDE 3.3 (拜侑與長賓 → 侑與長賓): 與 after the one an act is done to adds more of them when no
+    act of theirs follows (獻工與笙，取爵, 04; 請執冪者與羞膳者, 07; 獻隸僕人與巾車、獲者, 07), but is
+    "with" before an act (各與其耦讓取弓矢)."""
+    r = xh(extractor, "04", 466)  # 獻工與笙，取爵于上篚。既獻，奠于下篚。
+    check(r.get("獻"), target="工與笙")
+    r = xh(extractor, "07", 77)  # …小臣自阼階下北面，請執冪者與羞膳者。
+    check(r.get("請"), actor="小臣", target="執冪者與羞膳者")
+    r = xh(extractor, "07", 667)  # 司馬師受虛爵，洗，獻隸僕人與巾車、獲者，皆如大侯之禮。
+    check(r.get("獻"), actor="司馬師", target="隸僕人與巾車、獲者")
+    r = xh(extractor, "05", 336)  # 司射猶挾乘矢，以命三耦︰「各與其耦讓取弓矢，拾。」
+    check(r.get("命"), actor="司射", target="三耦")

@@ -523,6 +523,7 @@ class _Walk:
             return j  # 賓厭眾賓升: the one bowed to, the bower goes on (勞|侯氏亦…迎: 亦 makes him the subject)
         if not repeated and self.last is not None and self.last_verb_index == i - 1 \
                 and self.last.lemma in _GIVING and self.last.target is None:
+            span, j = self._with_joined(span, j)
             self.last.target = span  # 授獲者退立于西方, 公揖卿大夫升就席: the giver goes on
             return j
         if repeated or self._predicate_follows(j, chars=2 if self.last is None else 0):
@@ -530,8 +531,22 @@ class _Walk:
             self._new_piece(span)
             return j
         if self.last is not None and self.last.lemma in _TARGET_LEMMAS and self.last.target is None:
+            span, j = self._with_joined(span, j)
             self.last.target = span
         return j
+
+    def _with_joined(self, span: Span, j: int) -> tuple[Span, int]:
+        """The target ``span`` (ending before ``j``) with the participants 與 joins to it (獻工與笙,
+        拜侑與長賓: both are the ones presented, GUIDE 3.3), unless an act follows them (主人與賓為耦,
+        各與其耦讓: 與 is "with")."""
+        k = j
+        while self.tok(k) is not None and self.toks[k].text == self.voc.normalise("與") and ACTOR in self.kinds(k + 1):
+            k = self._actor_group_end(k + 1)  # 獻兄弟與內賓與私人
+        if k == j or self._predicate_follows(k):
+            return span, j
+        joined = (span[0], self.toks[k - 1].end)
+        self.piece.mentions.append(joined)
+        return joined, k
 
     def _thing_before(self, i: int) -> bool:
         """Does only a thing stand before ``i`` in this piece (玉, 觶, or one named by its owner:
