@@ -1960,3 +1960,12 @@ def test_participants_joined_by_yu_after_the_act_are_its_target(extractor):
     check(r.get("獻"), actor="司馬師", target="隸僕人與巾車、獲者")
     r = xh(extractor, "05", 336)  # 司射猶挾乘矢，以命三耦︰「各與其耦讓取弓矢，拾。」
     check(r.get("命"), actor="司射", target="三耦")
+
+
+def test_after_yu_a_vessel_named_by_its_place_is_the_place(extractor):
+    """特牲: 酌于西方之尊 draws from the jar that stands on the west, the act's place as written
+    (location 西方之尊, no object 尊)."""
+    r = xh(extractor, "15", 354)  # 主人洗觶，酌于西方之尊，西階前北面酬賓，賓在左。
+    check(r.get("酌"), actor="主人", location="西方之尊", object=None)
+    r = xh(extractor, "15", 392)  # 兄弟弟子洗酌于東方之尊，阼階前北面舉觶于長兄弟…
+    check(r.get("酌"), location="東方之尊", object=None)

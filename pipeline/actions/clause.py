@@ -948,6 +948,8 @@ class _Walk:
         nxt = self.tok(i + 1)
         its_actor = nxt is not None and nxt.text == self.voc.its and ACTOR in self.kinds(i + 2)
         j = i + 1 if its_actor else self._run_end(i + 1)
+        if j > i + 1 and ZHI in self.kinds(j) and OBJECT in self.kinds(j + 1) and not self.kinds(j + 1) & {ACTOR, VERB}:
+            j += 2  # 酌于西方之尊: after 于 the vessel named by where it stands is the place
         if j == i + 1:
             # 于 + participant: 酢于長賓, 授尸于筵前 … the person the act is done to; 於其長: his elder
             a = i + 2 if its_actor else i + 1
