@@ -334,3 +334,13 @@ def test_fan_x_zhe_is_whenever_not_a_name(processor):
     named, and the gold marks nothing; 媵爵者 and 遵者 stay names."""
     assert spans(processor, "凡奠者於左，", "ACTOR") == []
     assert spans(processor, "公卒觶，媵爵者皆降。", "ACTOR") == ["公", "媵爵者"]
+
+
+def test_things_joined_by_yu_keep_a_span_each(processor):
+    """05 p617: 徹豐與觶 handles two things (the tuple's object is 豐與觶, as written); the spans
+    stay one per thing, as 設薦、俎's do."""
+    text = "眾賓繼飲，射爵者辯，乃徹豐與觶。"
+    out = processor.process({"text": text, "meta": {"layer": "JING"}})
+    assert [a["object"] for a in out["actions"] if a["verb"] == "徹"] == ["豐與觶"]
+    things = [s["text"] for s in out["spans"] if s["label"] == "OBJECT"]
+    assert things[-2:] == ["豐", "觶"] and "豐與觶" not in things

@@ -720,7 +720,11 @@ def _open_things(actions: Iterable[Any]) -> list[tuple[int, int]]:
 
     return sorted({a.object_at for a in actions if a.object_at is not None and a.object
                    and a.verb in OPEN_OBJECT_VERBS and not set(a.object) <= NOT_THINGS
-                   and a.object.isalpha()})  # a list (設薦、俎) keeps a span per thing
+                   and a.object.isalpha() and not set(a.object) & _JOINING})  # a list (設薦、俎, 徹豐與觶) keeps a span per thing
+
+
+#: the word that joins two things into one object role (徹豐與觶), each its own span
+_JOINING = frozenset("與与")
 
 
 def _with_names(spans: Sequence[Span], names: Iterable[tuple[int, int]]) -> list[Span]:
