@@ -656,6 +656,23 @@ def test_a_zhu_runs_past_the_words_only_a_zhu_writes(shipped):
         splitter.break_model_ = None
 
 
+def test_a_citation_in_the_forms_of_an_edition_holds_the_seam_past_it():
+    """四部叢刊 鄭注 of 鄉飲酒禮 (注 then 經, the 注 citing the 鄉射禮): the edition writes 鄕射禮曰 (and
+    郷飮酒曰), forms fold_script keeps, and a cited text may be cited again (又曰): the 注 runs past
+    the quotation's first characters after each, so no 經 starts inside what is cited."""
+    from pipeline.layers.features import fold_script
+    from pipeline.layers.seams import CITATION_QUOTE, seam_bounds
+
+    run = fold_script("行無數醉而止也鄕射禮曰使二人舉觶于賔與大夫又曰執觶者洗升實觶反奠於賔與大夫皆是無筭樂")
+    again = run.index(fold_script("又曰")) + 2
+    assert seam_bounds(run, "ZHU", "JING") == (again + CITATION_QUOTE, len(run))
+    run = fold_script("反從降之位也郷飮酒曰當西序東面主人卒洗")
+    assert seam_bounds(run, "ZHU", "JING")[0] == run.index(fold_script("曰")) + 1 + CITATION_QUOTE
+    # a 經 → 注 run: the 經 ends before the citation
+    run = fold_script("主人卒洗鄕射禮曰當西序東面")
+    assert seam_bounds(run, "JING", "ZHU") == (0, 4)
+
+
 def test_the_first_ye_of_an_unpunctuated_jing_zhu_run_is_the_zhu_s_gloss(shipped):
     """A 經 says 也 in speech (曰某也) and seldom else; a 注 closes its glosses on it (差，益卑也). In
     an unpunctuated 經 → 注 run the 經 ends before the first 也 with no 曰 before it — not 可也 ("may"),

@@ -698,6 +698,11 @@ _CITATION = re.compile(fold_script(
     "(?:士冠禮|士昏禮|士相見禮|鄉飲酒禮|鄉射禮|燕禮|大射儀|聘禮|公食大夫禮|覲禮|士喪禮|既夕禮|士虞禮|特牲饋食禮"
     "|少牢饋食禮|周禮|禮記|(?:曲禮|檀弓|王制|月令|郊特牲|玉藻|明堂位|雜記|喪大記|祭統|祭義|內則|少儀|大射|特牲|少牢"
     "|既夕|鄉飲酒|鄉射|士冠|士昏|聘|燕|士喪|士虞|公食|覲|記|春秋傳|詩|書|論語|爾雅|孝經|易|舊說|或)[曰云])"))
+#: a citation goes on: 又曰 after one (鄉射禮曰…又曰…)
+_CITED_AGAIN = re.compile(fold_script("又[曰云]"))
+#: forms in the titles that fold_script keeps (鄕射禮曰, 郷飮酒曰 in the 四部叢刊 鄭注), read as the
+#: titles are written (one for one)
+_TITLE_FORMS = str.maketrans("鄕郷鄊飮昬", "乡乡乡饮昏")
 #: words only a 注 writes about the 經 (不言 "it does not say", 可知 "one can tell", 嫌 "lest one think"): of
 #: the 四部叢刊 鄭注 of the dev chapters, 60 in the 注 and one 不言 in the 經 (故 and 是以, 注 words there
 #: too, are the 喪服 傳's as well: 18 and 1 in its 經)
@@ -753,7 +758,10 @@ def seam_bounds(han: str, first: str, last: str, glosses: bool = False) -> tuple
     if {first, last} != {"JING", "ZHU"}:
         return 0, n
     notes = [m.start() for m in _READING_NOTE.finditer(han)]
-    cites = [m for m in _CITATION.finditer(han) if m.start() > 0 or first == "ZHU"]
+    cites = [m for m in _CITATION.finditer(han.translate(_TITLE_FORMS)) if m.start() > 0 or first == "ZHU"]
+    if cites:  # 鄉射禮曰使二人舉觶…又曰執觶者洗…: the same text cited again
+        cites += [m for m in _CITED_AGAIN.finditer(han, cites[0].end())]
+        cites.sort(key=lambda m: m.start())
     lo = 0
     if first == "ZHU":
         hi = n
