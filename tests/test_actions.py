@@ -1969,3 +1969,18 @@ def test_after_yu_a_vessel_named_by_its_place_is_the_place(extractor):
     check(r.get("酌"), actor="主人", location="西方之尊", object=None)
     r = xh(extractor, "15", 392)  # 兄弟弟子洗酌于東方之尊，阼階前北面舉觶于長兄弟…
     check(r.get("酌"), location="東方之尊", object=None)
+
+
+def test_the_powers_offered_to_are_the_target(extractor):
+    """GUIDE 3.4: heaven, the mountains, the sun, a stove are what is offered or bowed to, the act's
+    target, not a thing handled (覲禮 記 祭天，燔柴。祭山、丘陵，升; 拜日於東門之外; 特牲 祭饎爨、雍爨);
+    祭酒 still handles the wine."""
+    r = xh(extractor, "10", 131)  # 祭天，燔柴。祭山、丘陵，升。祭川，沈。祭地，瘞。
+    assert [a.target for a in r.all("祭")] == ["天", "山、丘陵", "川", "地"]
+    assert all(a.object is None for a in r.all("祭"))
+    r = xh(extractor, "10", 125)  # 天子乘龍…出，拜日於東門之外，反祀方明。
+    check(r.get("拜"), actor="天子", target="日", location="東門之外")
+    r = xh(extractor, "15", 545)  # 尸卒食，而祭饎爨、雍爨。
+    check(r.get("祭"), target="饎爨、雍爨", object=None)
+    r = xh(extractor, "15", 200)  # 祝命挼祭。尸左執觶，右取菹，擩于醢，祭于豆間。
+    check(r.get("祭"), target=None, location="豆間")

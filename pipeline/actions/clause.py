@@ -346,6 +346,11 @@ class _Walk:
                     and self.last.lemma not in _MOTION_TO_PLACE:
                 i = self._object(i)
                 continue
+            elif CHAR in k and adjacent and self.last.lemma in _TO_POWERS and self.last.target is None \
+                    and (end := self._powers_end(i)) > i:
+                self.last.target = (t.start, self.toks[end - 1].end)  # 祭天, 祭山、丘陵, 拜日, 祭饎爨、雍爨
+                i = end
+                continue
             elif CHAR in k and adjacent and self.last.object is None and self.voc.normalise(self.last.lemma) in self.voc.open_object_verbs:
                 end = self._open_object_end(i)
                 if end > i:
@@ -547,6 +552,28 @@ class _Walk:
         joined = (span[0], self.toks[k - 1].end)
         self.piece.mentions.append(joined)
         return joined, k
+
+    def _powers_end(self, i: int) -> int:
+        """Index after the powers (:attr:`Vocabulary.powers`, a stove X爨) listed from ``i``, each
+        of unknown characters, joined by 、 or, in unpunctuated text, by nothing (祭山丘陵); ``i``
+        when none is."""
+        j = self._power_end(i)
+        while j > i:
+            nxt = self._power_end(j + 1) if AND in self.kinds(j) else self._power_end(j)
+            if nxt <= j + (1 if AND in self.kinds(j) else 0):
+                return j
+            j = nxt
+        return i
+
+    def _power_end(self, i: int) -> int:
+        """Index after the one power (the longest) written from ``i``, else ``i``."""
+        found, k, word = i, i, ""
+        while k < len(self.toks) and self.kinds(k) == {CHAR} and len(word) < 3:
+            word += self.toks[k].text
+            k += 1
+            if word in self.voc.powers or (len(word) > 1 and word.endswith(self.voc.stove)):
+                found = k
+        return found
 
     def _thing_before(self, i: int) -> bool:
         """Does only a thing stand before ``i`` in this piece (玉, 觶, or one named by its owner:
@@ -1042,6 +1069,8 @@ class _Walk:
         return len(self.toks)
 
 
+#: the acts whose target a power is (祭天, 拜日)
+_TO_POWERS = frozenset(("祭", "拜"))
 _HANDS = set("左 右".split())
 _HANDED = set("執 取 祭 加 受 授 奠".split())
 _SIDES = set("左 右 东 西 南 北 東".split())

@@ -214,6 +214,10 @@ class Vocabulary:
     #: the sides of a laid piece that 進 puts forward (進腠 the skin side, 魚進鬐 the fin, 進柢 the
     #: base, 進末 / 進本): how a dish is laid, no one advances
     laid_forward: frozenset = frozenset()
+    #: the powers offered to or bowed to (祭天, 祭山、丘陵, 拜日, 祭饎爨: a stove, any X爨): the
+    #: act's target (GUIDE 3.4), not a thing handled
+    powers: frozenset = frozenset()
+    stove: str = "爨"
     then_words: frozenset = frozenset()
     received_not_things: frozenset = frozenset()
     measured: frozenset = frozenset()
@@ -315,6 +319,8 @@ class Vocabulary:
         voc.name_openers = frozenset(n(x) for x in ("坐", "立", "不"))
         voc.not_acts_after = frozenset(n(x) for x in ("為", "無"))
         voc.laid_forward = frozenset(n(x) for x in "腠鬐柢末本")
+        voc.powers = frozenset(n(x) for x in ("天", "地", "日", "月", "山", "川", "丘陵", "四瀆", "方明", "社", "稷"))
+        voc.stove = n("爨")
         voc.then_words = frozenset(n(x) for x in ("則",))
         voc.received_not_things = frozenset(n(x) for x in ("命", "酬"))
         voc.continuing = frozenset(n(x) for x in CONTINUING)
