@@ -1984,3 +1984,17 @@ def test_the_powers_offered_to_are_the_target(extractor):
     check(r.get("祭"), target="饎爨、雍爨", object=None)
     r = xh(extractor, "15", 200)  # 祝命挼祭。尸左執觶，右取菹，擩于醢，祭于豆間。
     check(r.get("祭"), target=None, location="豆間")
+
+
+def test_a_facing_before_the_archers_gesture_is_both_halves(extractor):
+    """鄉射, 大射: 北面搢三挾一个 is one gesture (three arrows in the belt, one between the fingers);
+    the facing before it is 搢's and 挾's, though 搢 took a thing (三): a thing that is only a count
+    does not close the verb phrase. A real thing still does (主人北面坐取爵興: 興 has no facing)."""
+    r = xh(extractor, "05", 669)  # 卒，北面搢三挾一个。
+    check(r.get("搢"), facing="北面", object="三")
+    check(r.get("挾"), facing="北面", object="一个")
+    r = xh(extractor, "07", 711)  # 大夫進坐…北面搢三挾一个，揖進。
+    check(r.get("挾"), actor="大夫", facing="北面")
+    r = run_on(extractor, "主人北面坐取爵興。", "主人北面坐取爵興。")
+    check(r.get("取"), facing="北面", object="爵")
+    check(r.get("興"), facing=None)

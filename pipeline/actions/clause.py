@@ -553,6 +553,12 @@ class _Walk:
         self.piece.mentions.append(joined)
         return joined, k
 
+    def _count_object(self, span: Span) -> bool:
+        """Is the thing ``span`` only a count (搢三挾一个: three arrows, then one)? The pair is one
+        gesture of the archer, and what stands before it is both halves'."""
+        k = self._index_at(span[0])
+        return k >= 0 and self.toks[k].end == span[1] and NUM in self.kinds(k)
+
     def _powers_end(self, i: int) -> int:
         """Index after the powers (:attr:`Vocabulary.powers`, a stove X爨) listed from ``i``, each
         of unknown characters, joined by 、 or, in unpunctuated text, by nothing (祭山丘陵); ``i``
@@ -736,7 +742,8 @@ class _Walk:
         if x in self.voc.adverbial_verbs and self.kinds(i + 1) & {VERB, OTHERV} and not self.neg \
                 and not self._reports_back(i):
             return i + 1  # 反奠之, 復見: "back", "again"
-        if last is not None and (last.object is not None or last.location_from in ("post", "source")):
+        if last is not None and (last.object is not None or last.location_from in ("post", "source")) \
+                and not (last.location_from is None and last.object is not None and self._count_object(last.object)):
             self.pre_facing = None  # the verb phrase before is complete: its place and facing stay there
             self.pre_loc = None
         d = Draft(lemma=lemma, surface=(self.prefix_start if self.prefix_start is not None else t.start, t.end),
