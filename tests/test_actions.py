@@ -1998,3 +1998,16 @@ def test_a_facing_before_the_archers_gesture_is_both_halves(extractor):
     r = run_on(extractor, "主人北面坐取爵興。", "主人北面坐取爵興。")
     check(r.get("取"), facing="北面", object="爵")
     check(r.get("興"), facing=None)
+
+
+def test_a_facing_after_a_thing_is_laid_is_how_it_lies(extractor):
+    """GUIDE 3.3: a mat's orientation (設席…西面) is no tuple facing. 大射: 小臣設公席于阼階上，西鄉 and
+    設膳篚在其北，西面 say how the mat and the basket lie; written before the act the facing is the
+    actor's (鄉射 左个之西北三步，東面設薦、俎)."""
+    r = xh(extractor, "07", 52)  # 小臣設公席于阼階上，西鄉。司宮設賓席于戶西，南面…
+    check(r.get("設", 0), actor="小臣", facing=None)
+    check(r.get("設", 1), actor="司宮", facing=None)
+    r = xh(extractor, "07", 46)  # 設洗于阼階東南…設膳篚在其北，西面。
+    check(r.get("設", 1), facing=None)
+    r = xh(extractor, "05", 636)  # 左个之西北三步，東面設薦、俎。
+    check(r.get("設"), facing="東面")

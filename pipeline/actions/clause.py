@@ -1044,8 +1044,8 @@ class _Walk:
         span = (t.start, t.end)
         rest = any(VERB in self.kinds(j) for j in range(i + 1, len(self.toks)))
         if self.verb_seen and self.last is not None and not self._predicate_follows(i + 1):
-            if self.last.facing is None:
-                self.last.facing = span
+            if self.last.facing is None and self.last.lemma not in LAID_THINGS:
+                self.last.facing = span  # not after 設 / 加: 設公席于阼階上，西鄉 is how the mat lies
         elif self.verb_seen and self.last is not None and rest:
             self.pre_facing = span
             self.pre_loc = None
@@ -1076,6 +1076,9 @@ class _Walk:
         return len(self.toks)
 
 
+#: acts that lay a thing: a facing written after them is how the thing lies, not the actor's (設膳篚在其北，
+#: 西面; 設賓席于戶西，南面; GUIDE 3.3), one written before them is his (東面設薦、俎)
+LAID_THINGS = frozenset(("設", "加"))
 #: the acts whose target a power is (祭天, 拜日)
 _TO_POWERS = frozenset(("祭", "拜"))
 _HANDS = set("左 右".split())

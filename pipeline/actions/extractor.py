@@ -111,7 +111,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
-from pipeline.actions.clause import ClauseAnalyser, Draft, Piece, Span
+from pipeline.actions.clause import LAID_THINGS, ClauseAnalyser, Draft, Piece, Span
 from pipeline.actions.normal import default_normalise
 from pipeline.actions.speech import (
     SPEECH_WORDS, ends_clause, quote_follows, say_position, speech_mask, speech_runs_on, unmasked,
@@ -1075,8 +1075,8 @@ class _Run:
             if e.actor_key == p.actor_key:
                 if e.action.location is None and p.place:
                     e.action.location = p.place
-                if e.action.facing is None and p.facing:
-                    e.action.facing = p.facing
+                if e.action.facing is None and p.facing and e.lemma not in LAID_THINGS:
+                    e.action.facing = p.facing  # not 設 / 加's: how the thing lies (clause.LAID_THINGS)
                 break
 
 
