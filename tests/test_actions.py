@@ -2011,3 +2011,5 @@ def test_a_facing_after_a_thing_is_laid_is_how_it_lies(extractor):
     check(r.get("設", 1), facing=None)
     r = xh(extractor, "05", 636)  # 左个之西北三步，東面設薦、俎。
     check(r.get("設"), facing="東面")
+    r = xh(extractor, "07", 254)  # 胥薦主人于洗北，西面。: the one served faces west
+    check(r.get("薦"), actor="胥", location="洗北", facing=None)

@@ -1077,8 +1077,9 @@ class _Walk:
 
 
 #: acts that lay a thing: a facing written after them is how the thing lies, not the actor's (設膳篚在其北，
-#: 西面; 設賓席于戶西，南面; GUIDE 3.3), one written before them is his (東面設薦、俎)
-LAID_THINGS = frozenset(("設", "加"))
+#: 西面; 設賓席于戶西，南面; GUIDE 3.3) or where the one served faces (胥薦主人于洗北，西面: none of the
+#: dev gold's 31 薦 has a facing); one written before them is his (東面設薦、俎)
+LAID_THINGS = frozenset(("設", "加", "薦"))
 #: the acts whose target a power is (祭天, 拜日)
 _TO_POWERS = frozenset(("祭", "拜"))
 _HANDS = set("左 右".split())
