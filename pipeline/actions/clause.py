@@ -561,7 +561,7 @@ class _Walk:
 
     def _powers_end(self, i: int) -> int:
         """Index after the powers (:attr:`Vocabulary.powers`, a stove X爨) listed from ``i``, each
-        of unknown characters, joined by 、 or, in unpunctuated text, by nothing (祭山丘陵); ``i``
+        of unknown characters, joined by 、 or by nothing where the marks are lost (祭山丘陵); ``i``
         when none is."""
         j = self._power_end(i)
         while j > i:
@@ -1045,7 +1045,7 @@ class _Walk:
         rest = any(VERB in self.kinds(j) for j in range(i + 1, len(self.toks)))
         if self.verb_seen and self.last is not None and not self._predicate_follows(i + 1):
             if self.last.facing is None and self.last.lemma not in LAID_THINGS:
-                self.last.facing = span  # not after 設 / 加: 設公席于阼階上，西鄉 is how the mat lies
+                self.last.facing = span  # not after 設 / 加 / 薦: 設公席于阼階上，西鄉 is how the mat lies
         elif self.verb_seen and self.last is not None and rest:
             self.pre_facing = span
             self.pre_loc = None

@@ -98,7 +98,8 @@ Roles
   which goes to each of them (主人阼階上當楣北面再拜). 當 stays inside the place (當西序).
 * ``facing``: before the verbs → each of them; after the last verb → that verb. A clause that holds
   only a place or a facing (賓進，東北面，辭洗) gives it to the next act of the same actor in the
-  same sentence, else to the empty slots of the last act of that actor before it.
+  same sentence, else to the empty slots of the last act of that actor before it. Never after 設 /
+  加 / 薦: there it is how the thing lies or where the one served faces (設席于東序，西面).
 * ``count`` only where 再 三 壹 一 stands before 拜 揖 讓 辭; ``response`` where 荅/答 does.
 * ``start``/``end``: the clause stating the act, without its surrounding punctuation, in raw
   coordinates; ``surface`` and every role are the characters as written (``view.written``).
@@ -1076,7 +1077,7 @@ class _Run:
                 if e.action.location is None and p.place:
                     e.action.location = p.place
                 if e.action.facing is None and p.facing and e.lemma not in LAID_THINGS:
-                    e.action.facing = p.facing  # not 設 / 加's: how the thing lies (clause.LAID_THINGS)
+                    e.action.facing = p.facing  # not 設 / 加 / 薦's: how the thing lies (clause.LAID_THINGS)
                 break
 
 
