@@ -2013,3 +2013,18 @@ def test_a_facing_after_a_thing_is_laid_is_how_it_lies(extractor):
     check(r.get("設"), facing="東面")
     r = xh(extractor, "07", 254)  # 胥薦主人于洗北，西面。: the one served faces west
     check(r.get("薦"), actor="胥", location="洗北", facing=None)
+
+
+def test_the_one_served_joined_or_made_to_drink_is_the_target(extractor):
+    """GUIDE 3.3/3.4: 薦 a participant serves him (胥薦主人于洗北; 遂薦之 → target 之, not a thing), 就 a
+    participant goes to him (就其耦 → 耦), 飲 a participant makes him drink (若飲公)."""
+    r = xh(extractor, "07", 254)  # 胥薦主人于洗北，西面。脯醢，無脀。
+    check(r.get("薦"), actor="胥", target="主人", location="洗北")
+    r = xh(extractor, "07", 256)  # 辯獻大夫，遂薦之，繼賓以西…
+    check(r.get("薦"), target="之", object=None)
+    r = xh(extractor, "05", 678)  # 大夫袒、決、遂，執弓，就其耦。
+    check(r.get("就"), actor="大夫", target="耦")
+    r = xh(extractor, "07", 622)  # 若飲公，則侍射者降，洗角觶…
+    check(r.get("飲"), target="公")
+    r = run_on(extractor, "乃薦脯醢，設折俎。", "乃薦脯醢，設折俎。")  # the dishes are still the thing
+    check(r.get("薦"), object="脯醢", target=None)
