@@ -1086,7 +1086,8 @@ _HANDS = set("左 右".split())
 _HANDED = set("執 取 祭 加 受 授 奠".split())
 _SIDES = set("左 右 东 西 南 北 東".split())
 #: the vocabulary's target verbs, where a later participant of the clause can still be the target;
-#: 升 takes the one brought up (擯者以命升賓, 乃升長賓), 對 (the reply) does not
+#: 升 takes the one brought up (擯者以命升賓, 乃升長賓), 薦 the one served (胥薦主人, 薦之), 就 the one gone
+#: to (就其耦), 飲 the one made to drink (若飲公); 對 (the reply) does not
 _TARGET_LEMMAS = (TARGET_VERBS - {"對"}) | {"升", "薦", "就", "飲"}
 #: acts directed at a participant after which the doer goes on in the same clause, as the 斷句 joins
 #: 授獲者，退立 / 酬賓，阼階上北面坐奠觶 / 公揖卿大夫，升就席 (the one given to does not act next)
