@@ -553,6 +553,11 @@ class _Walk:
         self.piece.mentions.append(joined)
         return joined, k
 
+    def _plain_thing(self, i: int) -> bool:
+        """Is the token at ``i`` a thing and nothing else (not also a participant or an act)?"""
+        kinds = self.kinds(i)
+        return OBJECT in kinds and not kinds & {ACTOR, VERB}
+
     def _count_object(self, span: Span) -> bool:
         """Is the thing ``span`` only a count (搢三挾一个: three arrows, then one)? The pair is one
         gesture of the archer, and what stands before it is both halves'."""
@@ -565,8 +570,9 @@ class _Walk:
         when none is."""
         j = self._power_end(i)
         while j > i:
-            nxt = self._power_end(j + 1) if AND in self.kinds(j) else self._power_end(j)
-            if nxt <= j + (1 if AND in self.kinds(j) else 0):
+            at = j + 1 if AND in self.kinds(j) else j  # past the 、, if one joins the next
+            nxt = self._power_end(at)
+            if nxt == at:
                 return j
             j = nxt
         return i
@@ -893,8 +899,7 @@ class _Walk:
             elif k & {AND, ZHI} and (listed := self._counted_thing_end(j + 1)) is not None:
                 # 兩豆、兩籩 / 二爵、二觚、四觶: the things listed; 中之八算, 豐上之觶: the thing of a thing
                 j = listed
-            elif WITH in k and self.toks[j].text == self.voc.normalise("與") and OBJECT in self.kinds(j + 1) \
-                    and not self.kinds(j + 1) & {ACTOR, VERB}:
+            elif WITH in k and self.toks[j].text == self.voc.normalise("與") and self._plain_thing(j + 1):
                 j += 2  # 徹豐與觶, 執薦與俎: two things, not a partner
             else:
                 break
@@ -982,7 +987,7 @@ class _Walk:
         nxt = self.tok(i + 1)
         its_actor = nxt is not None and nxt.text == self.voc.its and ACTOR in self.kinds(i + 2)
         j = i + 1 if its_actor else self._run_end(i + 1)
-        if j > i + 1 and ZHI in self.kinds(j) and OBJECT in self.kinds(j + 1) and not self.kinds(j + 1) & {ACTOR, VERB}:
+        if j > i + 1 and ZHI in self.kinds(j) and self._plain_thing(j + 1):
             j += 2  # 酌于西方之尊: after 于 the vessel named by where it stands is the place
         if j == i + 1:
             # 于 + participant: 酢于長賓, 授尸于筵前 … the person the act is done to; 於其長: his elder
@@ -1017,7 +1022,7 @@ class _Walk:
             return j  # 尚左手: the hand is manner; only 實于左手 makes it a place
         d = self.last
         if self.verb_seen and d is not None and d.object is None and d.lemma not in _MOTION_TO_PLACE \
-                and ZHI in self.kinds(j) and OBJECT in self.kinds(j + 1) and not self.kinds(j + 1) & {ACTOR, VERB}:
+                and ZHI in self.kinds(j) and self._plain_thing(j + 1):
             end = self._object(j + 1)  # 取豐上之觶, 取俎西之觶: the cup is named by where it stands
             d.object = (self.toks[i].start, self.toks[end - 1].end)
             return end
