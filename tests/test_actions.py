@@ -2028,3 +2028,20 @@ def test_the_one_served_joined_or_made_to_drink_is_the_target(extractor):
     check(r.get("飲"), target="公")
     r = run_on(extractor, "乃薦脯醢，設折俎。", "乃薦脯醢，設折俎。")  # the dishes are still the thing
     check(r.get("薦"), object="脯醢", target=None)
+
+
+def test_a_subject_names_an_unnamed_opening_of_one_clause_right_before_him(extractor):
+    """The passage's logic: a participant written after an opening without subject did it when the
+    opening is one clause right before him (卒洗，主人壹揖; 若飲公，則侍射者降); after a longer opening he
+    is someone else, and its doer is the one of the passage before (鄉飲酒 p325: the two who raise
+    the cups go down, wash, fill them and stand; 賓、介 bow to them)."""
+    r = xh(extractor, "04", 325)  # 逆降，洗，升實觶，皆立于西階上，賓、介皆拜。
+    for verb in ("降", "洗", "升", "實", "立"):
+        check(r.get(verb), actor=None)
+    check(r.get("拜"), actor="賓、介")
+    r = xh(extractor, "04", 489)  # 徹俎，賓、介、遵者之俎，受者以降: not right before him
+    check(r.get("徹"), actor=None)
+    check(r.get("降"), actor="受者")
+    check(xh(extractor, "04", 72).get("卒"), actor="主人")  # 卒洗，主人壹揖、壹讓，升。
+    check(xh(extractor, "07", 622).get("飲"), actor="侍射者")  # 若飲公，則侍射者降…
+    check(xh(extractor, "15", 105).get("興"), actor="主人")  # 夙興，主人服如初，立于門外東方

@@ -764,7 +764,7 @@ class _Run:
                 self.unresolved_not = None
             elif (actor is not None and not inferred and not d.response and self.unresolved
                   and not self._acted_on(self.key(actor))
-                  and ((self.unresolved[0].sentence == sentence and names_opening) or (
+                  and ((self.unresolved[0].sentence == sentence and names_opening and self._opens_for(view.text, piece)) or (
                       self.unresolved_not is not None and self.key(actor) != self.unresolved_not))):
                 for e in self.unresolved:
                     e.action.actor, e.actor_key = actor, self.key(actor)
@@ -802,6 +802,17 @@ class _Run:
                 and [d.lemma for d in piece.acts] == ["辭"] and piece.acts[0].object is None \
                 and self.bowed_before(principal, 1):
             self.current = principal  # 下拜，小臣正辭，升，再拜稽首: the bow declined, the bower goes on
+
+    def _opens_for(self, text: str, piece: Piece) -> bool:
+        """Whether the subject of ``piece`` did the passage's unnamed opening: one clause right
+        before him (卒洗，主人壹揖; 若飲公，則侍射者降). After a longer opening, or one he does not follow at
+        once, he is another than its doer, whom the passage does not name (逆降，洗，升實觶，皆立于西階上，
+        賓、介皆拜: the two of the passage before; 徹俎，賓、介、遵者之俎，受者以降)."""
+        if len({e.action.start for e in self.unresolved}) > 1:
+            return False
+        if piece.subject is None:
+            return True
+        return not text[self.unresolved[-1].action.end:piece.subject[0]].strip(_TRIM + _THEN)
 
     def _object_missing(self, sentence: tuple[int, int]) -> bool:
         """Was the last act, in this sentence, one that handles a thing, with none written (徹)?"""
