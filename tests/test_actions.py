@@ -2045,3 +2045,18 @@ def test_a_subject_names_an_unnamed_opening_of_one_clause_right_before_him(extra
     check(xh(extractor, "04", 72).get("卒"), actor="主人")  # 卒洗，主人壹揖、壹讓，升。
     check(xh(extractor, "07", 622).get("飲"), actor="侍射者")  # 若飲公，則侍射者降…
     check(xh(extractor, "15", 105).get("興"), actor="主人")  # 夙興，主人服如初，立于門外東方
+
+
+def test_the_acts_that_name_a_rite_compared_are_none_done(extractor):
+    """如X之禮: the acts in the rite's name are no tuples, whether the comparison keeps its 如 (大射
+    受者如初受酬之禮) or the 斷句 cut it off (大夫辯受酬如受|賓酬之禮); an act before the 如 is done
+    (司馬師受虛爵…獻隸僕人與巾車、獲者，皆如大侯之禮, read as one clause)."""
+    r = xh(extractor, "07", 793)  # …唯公所賜。受者如初受酬之禮，降，更爵，洗…
+    assert not r.all("酬")
+    check(r.get("降"), actor="受者")
+    text = "大夫辯受酬如受賓酬之禮不祭酒"
+    r = run_on(extractor, text, text, clauses=["大夫辯受酬", "如受", "賓酬之禮", "不祭酒"])
+    assert [(a.actor, a.verb) for a in r.actions] == [("大夫", "受"), ("大夫", "祭")]
+    text = "司馬師受虛爵洗獻隸僕人與巾車獲者皆如大侯之禮"
+    r = run_on(extractor, text, text, clauses=[text])
+    assert [a.verb for a in r.actions] == ["受", "洗", "獻"]

@@ -201,6 +201,8 @@ _JI = re.compile(r"^\s*[记記]\s*[。．.：:︰]?\s*")
 #: the name states no act (射 of 鄉射 is the rite's name); a comparison 如X之禮 is not one
 _RITE_OPEN = re.compile(r"^\s*(?![如若])\S{1,4}之[礼禮仪儀]")
 _TRIM = CLAUSE_TRIM
+#: a clause that ends naming a rite (賓酬之禮, 獻眾兄弟之儀): its verbs name acts, none is done
+_RITE_NAMED = re.compile(r"之[礼禮仪儀]也?$")
 
 
 @dataclass
@@ -454,6 +456,13 @@ class _Run:
                 tokens = tokenize(text, ps, pe, self.voc, self.names)
                 pieces = self.x.analyser.analyse(tokens, trimmed)
                 for piece in pieces:
+                    if _RITE_NAMED.search(text[ps:pe].rstrip(_TRIM)):
+                        # 受者如初受酬之禮 / 大夫辯受酬如受|賓酬之禮, as the 斷句 cuts it: the acts
+                        # that name the rite compared are none done
+                        like = max(text.rfind(self.x.normalise("如"), ps, pe), ps)
+                        piece.acts = [d for d in piece.acts if d.verb_token[0] < like]
+                        if piece.subject is not None and piece.subject[0] >= like:
+                            piece.subject = None  # 賓 of 賓酬之禮 does nothing
                     if self._commanded_alongside(view.text, piece, sentence):
                         piece.acts = []  # 命勝者執張弓，不勝者執弛弓: the second order is the same 命's; the 不勝者 is named
                     self.resolve(view, piece, sentence, names_opening=punctuated or piece is pieces[0])
