@@ -2060,3 +2060,11 @@ def test_the_acts_that_name_a_rite_compared_are_none_done(extractor):
     text = "司馬師受虛爵洗獻隸僕人與巾車獲者皆如大侯之禮"
     r = run_on(extractor, text, text, clauses=[text])
     assert [a.verb for a in r.actions] == ["受", "洗", "獻"]
+
+
+def test_a_closing_quote_nothing_opened_ends_speech_begun_in_the_paragraph_before(extractor):
+    """大射 quotes the 司射's command over two paragraphs (…命三耦及眾射者︰「勝者皆袒、決、遂，執張弓。 |
+    不勝者皆襲，說決、拾…遂以執弣。」): the second paragraph is said, not done, up to its closing mark."""
+    assert not xh(extractor, "07", 597).actions
+    r = run_on(extractor, "遂以執弣。」司射反位。", "遂以執弣。」司射反位。")
+    assert [(a.actor, a.verb) for a in r.actions] == [("司射", "反")]

@@ -18,7 +18,9 @@ SPEECH_WORDS = set("某吾予爾敢也矣乎哉寡固請辱願")
 
 
 def speech_mask(text: str) -> list[bool]:
-    """True for characters inside quotation marks (marks included)."""
+    """True for characters inside quotation marks (marks included). A closing mark that nothing
+    opened ends speech opened before the text: a command quoted over two paragraphs (大射: …命三耦及眾射者︰
+    「勝者皆袒、決、遂，執張弓。|不勝者皆襲，說決、拾…遂以執弣。」), so the text up to it is speech too."""
     mask = [False] * len(text)
     depth = 0
     for i, ch in enumerate(text):
@@ -26,8 +28,11 @@ def speech_mask(text: str) -> list[bool]:
             depth += 1
         if depth > 0:
             mask[i] = True
-        if ch in SPEECH_CLOSE and depth > 0:
-            depth -= 1
+        if ch in SPEECH_CLOSE:
+            if depth > 0:
+                depth -= 1
+            elif not any(mask[:i]):
+                mask[:i + 1] = [True] * (i + 1)
     return mask
 
 
