@@ -2068,3 +2068,12 @@ def test_a_closing_quote_nothing_opened_ends_speech_begun_in_the_paragraph_befor
     assert not xh(extractor, "07", 597).actions
     r = run_on(extractor, "遂以執弣。」司射反位。", "遂以執弣。」司射反位。")
     assert [(a.actor, a.verb) for a in r.actions] == [("司射", "反")]
+
+
+def test_participants_joined_by_yu_before_a_bow_both_bow(extractor):
+    """GUIDE 3.2: plural actors as written (尸與侑). X與Y before 拜 are both bowing (鄉射 賓與大夫拜, as
+    賓與大夫皆答拜), while 揖 and 讓 are done with the other one (主人與賓三揖 → target 賓)."""
+    r = xh(extractor, "05", 766)  # …舉觶者逆降，洗，升實觶，皆立于西階上，北面，東上。賓與大夫拜。…
+    bow = [a for a in r.all("拜") if r.raw[a.start:a.end] == "賓與大夫拜"]
+    assert [(a.actor, a.target) for a in bow] == [("賓與大夫", None)]
+    check(xh(extractor, "04", 46).get("揖"), actor="主人", target="賓", count=3)

@@ -764,8 +764,9 @@ class _Walk:
         if self.pre_loc is not None:
             d.location, d.location_from = self.pre_loc, self.pre_loc_from
         if self.with_target is not None:
-            if x in self.voc.mutual_verbs and not (self.piece.all_marker and self.subject is not None
-                                                   and self.with_word == self.voc.normalise("與")):
+            if x in self.voc.mutual_verbs and not (
+                    self.subject is not None and self.with_word == self.voc.normalise("與")
+                    and (self.piece.all_marker or x == self.voc.normalise("拜"))):
                 d.target = self.with_target
                 self.with_used = True
             elif self.with_word == self.voc.normalise("與") and self.subject is not None and not self.with_used:
