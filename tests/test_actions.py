@@ -2077,3 +2077,13 @@ def test_participants_joined_by_yu_before_a_bow_both_bow(extractor):
     bow = [a for a in r.all("拜") if r.raw[a.start:a.end] == "賓與大夫拜"]
     assert [(a.actor, a.target) for a in bow] == [("賓與大夫", None)]
     check(xh(extractor, "04", 46).get("揖"), actor="主人", target="賓", count=3)
+
+
+def test_partners_written_right_after_the_subject_act_with_him(extractor):
+    """大射 大夫與其耦皆適次，釋弓…反位: 與其耦 right after the subject joins the partners to him, as 尸與侑
+    (GUIDE 3.2); after 皆 (三耦及眾射者皆與其耦進) each goes with his partner and the subject alone is written."""
+    r = xh(extractor, "07", 711)
+    for verb in ("適", "釋", "襲", "反"):
+        check(r.get(verb), actor="大夫與其耦")
+    r = run_on(extractor, "三耦及眾射者皆與其耦進立于射位，北上。", "三耦及眾射者皆與其耦進立于射位，北上。")
+    check(r.get("進"), actor="三耦及眾射者")

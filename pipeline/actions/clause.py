@@ -310,6 +310,9 @@ class _Walk:
                     and ACTOR in self.kinds(i + 2) and not self.verb_seen:
                 j = self._actor_group_end(i + 2)  # 皆與其耦進: each with his partner, the subject acts
                 self.piece.mentions.append((self.toks[i + 2].start, self.toks[j - 1].end))
+                if self.subject is not None and self.subject[1] == self.toks[i - 1].end:
+                    # 大夫與其耦皆適次: written right after the subject, the partners act with him (尸與侑升)
+                    self.subject = self.piece.subject = (self.subject[0], self.toks[j - 1].end)
                 i = j
                 continue
             elif WITH in k and self.kinds(i + 1) & {OBJECT, CHAR} and not self.kinds(i + 1) & {ACTOR}:
