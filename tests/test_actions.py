@@ -2087,3 +2087,13 @@ def test_partners_written_right_after_the_subject_act_with_him(extractor):
         check(r.get(verb), actor="大夫與其耦")
     r = run_on(extractor, "三耦及眾射者皆與其耦進立于射位，北上。", "三耦及眾射者皆與其耦進立于射位，北上。")
     check(r.get("進"), actor="三耦及眾射者")
+
+
+def test_what_all_are_bidden_goes_on_to_the_sentence_end(extractor):
+    """命X皆… in one clause says what the group is bidden (大射 命三耦皆袒、決、遂，執弓，序出取矢 — the
+    editors' 鄉射 quotes the same order: 命三耦及眾賓︰「皆袒、決、遂，執弓，就位。」): the clauses after
+    it that name no one are still the order. A 則 clause is what is done once bidden (若命皆致，則序進)."""
+    r = xh(extractor, "07", 694)
+    assert [a.verb for a in r.actions] == ["搢", "適", "命"]
+    r = xh(extractor, "07", 187)  # 若命皆致，則序進，奠觶于篚…
+    assert r.all("進") and r.all("奠")

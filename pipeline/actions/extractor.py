@@ -363,6 +363,8 @@ class _Run:
         #: the answer (荅拜) opened the passage: no earlier act of it to go back to
         self.response_opens = False
         self.passage_number = -1
+        #: the sentence in which 命X皆… bade a group: its clauses that name no one say what was bidden
+        self.bidding: Optional[tuple[int, int]] = None
         #: the carried actor is the unnamed one treated just before (若君賜之爵，則下席): acts are
         #: nobody's named act (actor None) until a participant is written as a subject again
         self.unnamed = False
@@ -465,6 +467,13 @@ class _Run:
                             piece.subject = None  # 賓 of 賓酬之禮 does nothing
                     if self._commanded_alongside(view.text, piece, sentence):
                         piece.acts = []  # 命勝者執張弓，不勝者執弛弓: the second order is the same 命's; the 不勝者 is named
+                    if piece.subject is not None or text[trimmed[0]] in _THEN:
+                        self.bidding = None  # 若命皆致，則序進: what is done once bidden
+                    elif self.bidding == sentence:
+                        piece.acts = []  # 命三耦皆袒、決、遂，執弓，序出取矢: what all are bidden goes on
+                    if any(d.lemma in _COMMANDS and d.object and text[d.object[0]] == self.voc.all_word
+                           for d in piece.acts):
+                        self.bidding = sentence
                     self.resolve(view, piece, sentence, names_opening=punctuated or piece is pieces[0])
                 say = say_position(tokens)
                 if say is not None and not quote_follows(text, say + 1) and not (say + 1 < len(text) and speech[say + 1]):
