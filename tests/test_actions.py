@@ -2097,3 +2097,12 @@ def test_what_all_are_bidden_goes_on_to_the_sentence_end(extractor):
     assert [a.verb for a in r.actions] == ["搢", "適", "命"]
     r = xh(extractor, "07", 187)  # 若命皆致，則序進，奠觶于篚…
     assert r.all("進") and r.all("奠")
+
+
+def test_an_opening_is_named_by_its_neighbour_in_a_whole_document_too(extractor):
+    """The one-clause opening rule measures in the passage's own text, not in the raw offsets of the
+    tuples: seed 003 holds 鄉飲酒禮 deep in a long web page (徹俎,賓、介、遵者之俎,受者以降 at line 997)."""
+    r = s003(extractor, "徹俎,賓、介、遵者之俎,受者以降,遂出授從者。")
+    check(r.get("徹"), actor=None)
+    check(r.get("降"), actor="受者")
+    check(s003(extractor, "卒洗,主人壹揖、壹讓,升。").get("卒"), actor="主人")

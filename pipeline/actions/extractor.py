@@ -212,6 +212,7 @@ class _Emitted:
     target_key: Optional[str]
     lemma: str
     sentence: tuple[int, int]  # (passage number, sentence number)
+    clause: Span = (0, 0)  # the act's clause in the passage's view (the action's start/end are raw)
 
 
 @dataclass
@@ -762,7 +763,7 @@ class _Run:
                     act.facing = pending.facing
                 used_pending = True
             target = act.target
-            emitted = _Emitted(act, self.key(actor), self.key(target), d.lemma, sentence)
+            emitted = _Emitted(act, self.key(actor), self.key(target), d.lemma, sentence, d.clause)
             self.emitted.append(emitted)
             if d.lemma == "辭" and d.object is None and subject and principal is not None \
                     and self.key(subject) != self.key(principal) and self.bowed_before(principal, 1):
@@ -826,11 +827,11 @@ class _Run:
         before him (卒洗，主人壹揖; 若飲公，則侍射者降). After a longer opening, or one he does not follow at
         once, he is another than its doer, whom the passage does not name (逆降，洗，升實觶，皆立于西階上，
         賓、介皆拜: the two of the passage before; 徹俎，賓、介、遵者之俎，受者以降)."""
-        if len({e.action.start for e in self.unresolved}) > 1:
+        if len({e.clause for e in self.unresolved}) > 1:
             return False
         if piece.subject is None:
             return True
-        return not text[self.unresolved[-1].action.end:piece.subject[0]].strip(_TRIM + _THEN)
+        return not text[self.unresolved[-1].clause[1]:piece.subject[0]].strip(_TRIM + _THEN)
 
     def _object_missing(self, sentence: tuple[int, int]) -> bool:
         """Was the last act, in this sentence, one that handles a thing, with none written (徹)?"""
