@@ -459,22 +459,10 @@ class _Run:
                 tokens = tokenize(text, ps, pe, self.voc, self.names)
                 pieces = self.x.analyser.analyse(tokens, trimmed)
                 for piece in pieces:
-                    if _RITE_NAMED.search(text[ps:pe].rstrip(_TRIM)):
-                        # 受者如初受酬之禮 / 大夫辯受酬如受|賓酬之禮, as the 斷句 cuts it: the acts
-                        # that name the rite compared are none done
-                        like = max(text.rfind(self.x.normalise("如"), ps, pe), ps)
-                        piece.acts = [d for d in piece.acts if d.verb_token[0] < like]
-                        if piece.subject is not None and piece.subject[0] >= like:
-                            piece.subject = None  # 賓 of 賓酬之禮 does nothing
+                    self._drop_rite_named(text, piece, ps, pe)
                     if self._commanded_alongside(view.text, piece, sentence):
                         piece.acts = []  # 命勝者執張弓，不勝者執弛弓: the second order is the same 命's; the 不勝者 is named
-                    if piece.subject is not None or text[trimmed[0]] in _THEN:
-                        self.bidding = None  # 若命皆致，則序進: what is done once bidden
-                    elif self.bidding == sentence:
-                        piece.acts = []  # 命三耦皆袒、決、遂，執弓，序出取矢: what all are bidden goes on
-                    if any(d.lemma in _COMMANDS and d.object and text[d.object[0]] == self.voc.all_word
-                           for d in piece.acts):
-                        self.bidding = sentence
+                    self._follow_order(text, piece, trimmed, sentence)
                     self.resolve(view, piece, sentence, names_opening=punctuated or piece is pieces[0])
                 say = say_position(tokens)
                 if say is not None and not quote_follows(text, say + 1) and not (say + 1 < len(text) and speech[say + 1]):
@@ -495,6 +483,27 @@ class _Run:
                         spoken.append((say + 1, said_until))
         self.flush_pending()
         return spoken + list(p.quoted)
+
+    def _drop_rite_named(self, text: str, piece: Piece, ps: int, pe: int) -> None:
+        """Acts that name the rite compared are none done (受者如初受酬之禮), also where the 斷句 cut
+        off the 如 (大夫辯受酬如受|賓酬之禮: nor is 賓 the actor of anything); an act before the 如 stays."""
+        if not _RITE_NAMED.search(text[ps:pe].rstrip(_TRIM)):
+            return
+        like = max(text.rfind(self.x.normalise("如"), ps, pe), ps)
+        piece.acts = [d for d in piece.acts if d.verb_token[0] < like]
+        if piece.subject is not None and piece.subject[0] >= like:
+            piece.subject = None
+
+    def _follow_order(self, text: str, piece: Piece, trimmed: Span, sentence: tuple[int, int]) -> None:
+        """After 命X皆… in one clause the clauses of its sentence that name no one say what all are
+        bidden (命三耦皆袒、決、遂，執弓，序出取矢): they lose their acts. A written subject or a 則
+        clause (若命皆致，則序進: what is done once bidden) ends the order."""
+        if piece.subject is not None or text[trimmed[0]] in _THEN:
+            self.bidding = None
+        elif self.bidding == sentence:
+            piece.acts = []
+        if any(d.lemma in _COMMANDS and d.object and text[d.object[0]] == self.voc.all_word for d in piece.acts):
+            self.bidding = sentence
 
     def _speech_goes_on(self, text: str, clauses: list[tuple[int, int]], said_until: int) -> int:
         """Where unquoted speech of unpunctuated text ends (:func:`~pipeline.actions.speech.speech_runs_on`)."""
