@@ -2106,3 +2106,11 @@ def test_an_opening_is_named_by_its_neighbour_in_a_whole_document_too(extractor)
     check(r.get("徹"), actor=None)
     check(r.get("降"), actor="受者")
     check(s003(extractor, "卒洗,主人壹揖、壹讓,升。").get("卒"), actor="主人")
+
+
+def test_a_report_opening_a_passage_is_not_made_by_the_next_one_named(extractor):
+    """特牲 告事畢，賓出，主人拜送: the 宗人 reports the end of the rite to those who then act; the guest who
+    leaves did not make the report (the gold: no one the passage names)."""
+    r = xh(extractor, "15", 104)
+    check(r.get("告"), actor=None)
+    check(r.get("出"), actor="賓")

@@ -835,8 +835,11 @@ class _Run:
         """Whether the subject of ``piece`` did the passage's unnamed opening: one clause right
         before him (卒洗，主人壹揖; 若飲公，則侍射者降). After a longer opening, or one he does not follow at
         once, he is another than its doer, whom the passage does not name (逆降，洗，升實觶，皆立于西階上，
-        賓、介皆拜: the two of the passage before; 徹俎，賓、介、遵者之俎，受者以降)."""
+        賓、介皆拜: the two of the passage before; 徹俎，賓、介、遵者之俎，受者以降). A report is an officer's
+        to the ones who then act, never theirs (告事畢，賓出: the 宗人 reports, the guest leaves)."""
         if len({e.clause for e in self.unresolved}) > 1:
+            return False
+        if any(e.lemma == _REPORT for e in self.unresolved):
             return False
         if piece.subject is None:
             return True
@@ -1146,6 +1149,8 @@ _MATS = {"席", "筵"}
 _SCORER = "釋獲"
 #: after X命Y, a 皆 without a subject speaks of the Ys bidden (司馬師命負侯，皆執其旌)
 _COMMANDS = ("命",)
+#: a report (告事畢): made by an officer to those who act next
+_REPORT = "告"
 
 
 #: a string of one to four characters written twice in a row (a cheap test before tokenising)
