@@ -212,7 +212,7 @@ class _Emitted:
     target_key: Optional[str]
     lemma: str
     sentence: tuple[int, int]  # (passage number, sentence number)
-    clause: Span = (0, 0)  # the act's clause in the passage's view (the action's start/end are raw)
+    clause: Span  # the act's clause in the passage's view (the action's start/end are raw)
 
 
 @dataclass

@@ -23,6 +23,7 @@ def speech_mask(text: str) -> list[bool]:
     「勝者皆袒、決、遂，執張弓。|不勝者皆襲，說決、拾…遂以執弣。」), so the text up to it is speech too."""
     mask = [False] * len(text)
     depth = 0
+    said = False  # some speech before this character
     for i, ch in enumerate(text):
         if ch in SPEECH_OPEN:
             depth += 1
@@ -31,8 +32,9 @@ def speech_mask(text: str) -> list[bool]:
         if ch in SPEECH_CLOSE:
             if depth > 0:
                 depth -= 1
-            elif not any(mask[:i]):
+            elif not said:
                 mask[:i + 1] = [True] * (i + 1)
+        said = said or mask[i]
     return mask
 
 
