@@ -421,6 +421,25 @@ def test_who_opens_a_sentence_before_a_bow_is_someone_in_that_passage_read_alone
     assert extractor._passage_names(Passage.from_raw("肝從。左執爵，取肝擩于鹽，坐振祭，嚌之。")) == frozenset()  # 15
 
 
+def test_who_answers_a_bow_is_someone_read_alone(tmp_path):
+    """特牲 with 尸 out of the lexicon, a passage read alone: a word nobody knows right before 答拜
+    is someone, at the head of a later clause too (主人再拜，尸答拜: things do not answer a bow).
+    Before another act a later clause's word stays no one (主人拜，尸坐: how or where he sits, as often),
+    and so does a word that holds a participant the vocabulary knows."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "尸")), model_names=True)
+
+    def acts(text: str) -> list[tuple]:
+        return [(a.actor, a.verb) for a in extractor.extract([Passage.from_raw(text)])]
+
+    assert acts("主人再拜，尸答拜。") == [("主人", "拜"), ("尸", "拜")]  # 15, p47
+    assert extractor._passage_names(Passage.from_raw("主人拜受角，尸拜送。")) == frozenset()  # 15, p256: no 答
+    assert extractor._passage_names(Passage.from_raw("主人拜，尸坐。")) == frozenset()
+    assert extractor._passage_names(Passage.from_raw("主人拜，眾賓答拜。")) == frozenset()  # known
+
+
 def test_a_word_listed_with_participants_at_the_head_of_a_clause_is_one_read_alone(tmp_path):
     """大射 with 卿 and 少師 out of the lexicon: read alone, 07 p703 諸公、卿、大夫皆降 and 07 p298
     大師及少師、上工皆降 list participants before their act, so the new word is one of them (the gold's
@@ -599,15 +618,17 @@ def test_the_passages_of_one_document_are_processed_with_the_names_of_all(tmp_pa
 
     config = load_config(overrides={"paths": {"lexicon": str(_lexicon_without(tmp_path, "尸"))}, "nlp": {"span_model": None}})
     processor = DocumentProcessor(config)
+    # the last passage: 尸 follows (從: things follow too, 肝從) in a later clause, which a passage
+    # read alone leaves to the one named before it (subjects.passage_subjects)
     texts = ["尸入門左，北面盥，宗人授巾。", "尸至於階，祝延尸。尸升，入，祝先，主人從。", "尸即席坐，主人拜妥尸。",
-             "主人再拜，尸答拜。"]
+             "祝前，尸從，遂出于廟門。"]
     records = [{"text": text, "meta": {"layer": "JING"}} for text in texts]
     assert processor.document_names(records) == {"尸"}
     together = processor.process_document(records)
     alone = processor.process(records[-1])
-    assert [(a["actor"], a["verb"]) for a in together[-1]["actions"]] == [("主人", "拜"), ("尸", "拜")]
-    assert ("尸", "拜") not in [(a["actor"], a["verb"]) for a in alone["actions"]]
-    assert [s["text"] for s in together[-1]["spans"] if s["label"] == "ACTOR"] == ["主人", "尸"]
+    assert [(a["actor"], a["verb"]) for a in together[-1]["actions"]] == [("尸", "從"), ("尸", "出")]
+    assert [(a["actor"], a["verb"]) for a in alone["actions"]] == [("祝", "從"), ("祝", "出")]
+    assert [s["text"] for s in together[-1]["spans"] if s["label"] == "ACTOR"] == ["祝", "尸"]
     # every other field as process gives it for the passage alone
     assert {k: v for k, v in together[-1].items() if k not in ("actions", "spans")} == \
         {k: v for k, v in alone.items() if k not in ("actions", "spans")}
