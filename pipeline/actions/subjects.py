@@ -8,8 +8,8 @@ do few different acts and seldom; words of speech (敢固辭) open few kinds of 
 thresholds, chosen on the dev chapters with each chapter's own terms taken out of the lexicon.
 An office named as offices are named, a rank or head with a participant the lexicon knows (小樂正,
 僕人師, 宰胥), needs one such clause. So, within its own passage, does a word nobody knows that opens a
-sentence before an act only a person does (侯氏再拜稽首, read alone), or any clause answering a bow
-(主人拜，尸答拜): a passage read alone has one or two sentences to go on, not three
+sentence before an act only a person does (侯氏再拜稽首, read alone), or any clause bowing to another
+(主人拜，尸答拜; 主人拜受角，尸拜送): a passage read alone has one or two sentences to go on, not three
 (:func:`passage_subjects`).
 """
 
@@ -52,8 +52,9 @@ NOT_IN_NAMES = "凡"
 #: that passage. Not 射 (大射, 誘射: the rite, the demonstration), nor the acts things do in this
 #: text (肝從, 俎入設, 心立, 鼎升), nor 洗 (the basin)
 PERSONAL_ACTS = frozenset("揖 拜 稽首 辭 讓 盥 坐 興 受 飲 啐 嚌 袒 襲 酌 獻 酢 酬 授 取 執 奠 迎 送 命 告 請 對 許 搢 挾".split())
-#: the bow that one who answers makes (答拜)
+#: the bow of one who answers (答拜), sends off (拜送) or receives (拜受): a person's, at the head of any clause
 _BOW = "拜"
+_EXCHANGE = "送受"
 #: adverbs that open a clause before its act as a subject would (始 first, 終 to the end, 辯 all round,
 #: 備 fully, 夙 early, 亞 next, 敢 dare, 固 firmly, 未 not yet, 每 each: 敢固辭, 大夫辯受酬, 主人備答拜):
 #: a word holding one is no name of the passage
@@ -80,14 +81,16 @@ def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabula
     """(word, act) for each clause of ``text`` that opens with a word of at most :data:`MAX_LENGTH`
     characters, one of them at least unknown to the vocabulary, then (adverbs, negation, count,
     response and) an act of the closed list; no word holding one of ``adverbs``."""
-    for word, act, _answers in _clause_openings(text, clauses, voc, adverbs):
+    for word, act, _bows in _clause_openings(text, clauses, voc, adverbs):
         yield word, act
 
 
 def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabulary,
                      adverbs: str = "") -> Iterable[tuple[str, str, bool]]:
-    """:func:`clause_subjects`, each with whether the word answers (答 right after it: 尸答拜)."""
+    """:func:`clause_subjects`, each with whether the word bows to another: answers a bow (答 right
+    after it: 尸答拜) or bows to send off or to receive (尸拜送, 尸拜受)."""
     particles = _particles(voc, adverbs)
+    exchange = set(voc.normalise(_EXCHANGE))
     for s, e in clauses:
         while s < e and text[s] in CLAUSE_TRIM:
             s += 1
@@ -103,7 +106,10 @@ def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabul
         while j < len(tokens) and tokens[j].kinds & _BETWEEN and VERB not in tokens[j].kinds:
             j += 1
         if j < len(tokens) and VERB in tokens[j].kinds:
-            yield text[s:tokens[k - 1].end], tokens[j].lemma or tokens[j].text, j > k and RESP in tokens[k].kinds
+            act = tokens[j].lemma or tokens[j].text
+            bows = act == _BOW and ((j > k and RESP in tokens[k].kinds)
+                                    or (j + 1 < len(tokens) and text[tokens[j + 1].start] in exchange))
+            yield text[s:tokens[k - 1].end], act, bows
 
 
 def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], voc: Vocabulary,
@@ -133,8 +139,8 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
     character (反面揖: he turns and bows), an adverb of :data:`PASSAGE_ADVERBS` or a number (三獻,
     一人: who that is depends on where it is written), nor one written before 而 (順羽而興: an act of
     its own, he strokes the feathers and rises). Later clauses of a sentence go on with its subject:
-    a word opening one is how or where he acts more often than someone new, but for one who answers
-    a bow (主人拜，尸答拜: things do not answer)."""
+    a word opening one is how or where he acts more often than someone new, but for one who bows to
+    another, answering (主人拜，尸答拜) or sending off or receiving (主人拜受角，尸拜送): things do not."""
     then = voc.normalise("而")
 
     def opens_sentence(start: int) -> bool:
@@ -144,9 +150,8 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
     names = set()
     for k, clause in enumerate(clauses):
         first = k == 0 or opens_sentence(clause[0])
-        names.update(word for word, act, answers in _clause_openings(text, [clause], voc, PASSAGE_ADVERBS)
-                     if act in PERSONAL_ACTS and (first or (answers and act == _BOW))
-                     and _new_name(word, voc) and word + then not in text)
+        names.update(word for word, act, bows in _clause_openings(text, [clause], voc, PASSAGE_ADVERBS)
+                     if act in PERSONAL_ACTS and (first or bows) and _new_name(word, voc) and word + then not in text)
     return frozenset(names)
 
 
