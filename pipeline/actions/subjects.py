@@ -20,8 +20,8 @@ from typing import Iterable, Sequence
 
 from pipeline.actions.tokens import tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, ADV, AND, ANDS, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, PUNCT, RESP, SENTENCE_MARKS, VERB,
-    Vocabulary,
+    ACTOR, ADV, AND, ANDS, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, PUNCT, RESP, RESPONSES, SENTENCE_MARKS,
+    VERB, Vocabulary,
 )
 
 #: how often, and before how many different acts, an unknown word opens a clause to be a participant
@@ -147,9 +147,12 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
         before = text[:start].rstrip(_INSIDE_TRIM)
         return not before or before[-1] in SENTENCE_MARKS
 
+    bowing = [voc.normalise(w) for w in (*RESPONSES, *(_BOW + x for x in _EXCHANGE))]
     names = set()
     for k, clause in enumerate(clauses):
         first = k == 0 or opens_sentence(clause[0])
+        if not first and not any(w in text[clause[0]:clause[1]] for w in bowing):
+            continue  # a later clause with no bow to another: read no further (most of them)
         names.update(word for word, act, bows in _clause_openings(text, [clause], voc, PASSAGE_ADVERBS)
                      if act in PERSONAL_ACTS and (first or bows) and _new_name(word, voc) and word + then not in text)
     return frozenset(names)
