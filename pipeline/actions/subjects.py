@@ -55,6 +55,8 @@ PERSONAL_ACTS = frozenset("揖 拜 稽首 辭 讓 盥 坐 興 受 飲 啐 嚌 �
 #: the bow of one who answers (答拜), sends off (拜送) or receives (拜受): a person's, at the head of any clause
 _BOW = "拜"
 _EXCHANGE = "送受"
+#: the same as text: 答 (荅), 拜送, 拜受
+_BOWING = (*RESPONSES, *(_BOW + x for x in _EXCHANGE))
 #: adverbs that open a clause before its act as a subject would (始 first, 終 to the end, 辯 all round,
 #: 備 fully, 夙 early, 亞 next, 敢 dare, 固 firmly, 未 not yet, 每 each: 敢固辭, 大夫辯受酬, 主人備答拜):
 #: a word holding one is no name of the passage
@@ -81,17 +83,18 @@ def clause_subjects(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabula
     """(word, act) for each clause of ``text`` that opens with a word of at most :data:`MAX_LENGTH`
     characters, one of them at least unknown to the vocabulary, then (adverbs, negation, count,
     response and) an act of the closed list; no word holding one of ``adverbs``."""
-    for word, act, _bows in _clause_openings(text, clauses, voc, adverbs):
+    for _clause, word, act, _bows in _clause_openings(text, clauses, voc, adverbs):
         yield word, act
 
 
 def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabulary,
-                     adverbs: str = "") -> Iterable[tuple[str, str, bool]]:
-    """:func:`clause_subjects`, each with whether the word bows to another: answers a bow (答 right
-    after it: 尸答拜) or bows to send off or to receive (尸拜送, 尸拜受)."""
+                     adverbs: str = "") -> Iterable[tuple[tuple[int, int], str, str, bool]]:
+    """:func:`clause_subjects`, each with its clause and whether the word bows to another: answers a
+    bow (答 right after it: 尸答拜) or bows to send off or to receive (尸拜送, 尸拜受)."""
     particles = _particles(voc, adverbs)
     exchange = set(voc.normalise(_EXCHANGE))
-    for s, e in clauses:
+    for clause in clauses:
+        s, e = clause
         while s < e and text[s] in CLAUSE_TRIM:
             s += 1
         tokens = tokenize(text, s, e, voc)
@@ -109,7 +112,7 @@ def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabul
             act = tokens[j].lemma or tokens[j].text
             bows = act == _BOW and ((j > k and RESP in tokens[k].kinds)
                                     or (j + 1 < len(tokens) and text[tokens[j + 1].start] in exchange))
-            yield text[s:tokens[k - 1].end], act, bows
+            yield clause, text[s:tokens[k - 1].end], act, bows
 
 
 def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], voc: Vocabulary,
@@ -147,15 +150,14 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
         before = text[:start].rstrip(_INSIDE_TRIM)
         return not before or before[-1] in SENTENCE_MARKS
 
-    bowing = [voc.normalise(w) for w in (*RESPONSES, *(_BOW + x for x in _EXCHANGE))]
-    names = set()
-    for k, clause in enumerate(clauses):
-        first = k == 0 or opens_sentence(clause[0])
-        if not first and not any(w in text[clause[0]:clause[1]] for w in bowing):
-            continue  # a later clause with no bow to another: read no further (most of them)
-        names.update(word for word, act, bows in _clause_openings(text, [clause], voc, PASSAGE_ADVERBS)
-                     if act in PERSONAL_ACTS and (first or bows) and _new_name(word, voc) and word + then not in text)
-    return frozenset(names)
+    firsts = {c for k, c in enumerate(clauses) if k == 0 or opens_sentence(c[0])}
+    # a later clause is read only if it writes a bow to another (most do not): what _clause_openings'
+    # bows needs, as text
+    bowing = [voc.normalise(w) for w in _BOWING]
+    read = [c for c in clauses if c in firsts or any(w in text[c[0]:c[1]] for w in bowing)]
+    return frozenset(word for clause, word, act, bows in _clause_openings(text, read, voc, PASSAGE_ADVERBS)
+                     if act in PERSONAL_ACTS and (clause in firsts or bows) and _new_name(word, voc)
+                     and word + then not in text)
 
 
 def listed_names(text: str, voc: Vocabulary) -> frozenset[str]:
