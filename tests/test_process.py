@@ -60,12 +60,16 @@ def test_seed_outputs_carry_jing_and_actions(processed_seeds):
         assert verbs & {"拜", "揖", "升", "降", "受", "奠"}, (name, verbs)
 
 
-def test_offsets_hold_on_every_corpus_file(processor):
-    from pipeline.read.inputs import read_file
-
+def test_offsets_hold_on_every_corpus_file(tmp_path):
+    """Every file of the corpus through `yili process` with two workers (as a user runs a folder)."""
+    files = corpus_files()
+    out = tmp_path / "corpus.jsonl"
+    result = runner.invoke(app, ["process", *map(str, files), "-o", str(out), "-q", "--no-resume", "-j", "2"])
+    assert result.exit_code == 0, result.output
+    records = list(srsly.read_jsonl(out))
+    assert [r["meta"]["source"] for r in records] == [str(p) for p in files]
     checked = 0
-    for path in corpus_files():
-        record = processor.process_item(read_file(path))
+    for record in records:
         assert "error" not in record, record.get("error")
         checked += check_offsets(record)
     assert checked > 10_000
