@@ -9,8 +9,9 @@ and 眾 alone before 皆 is a participant (眾皆繼射: the many).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 from pipeline.actions.vocabulary import (
     AND, CHAR, FACING_KIND, ORDER, PREP, PUNCT, SAY, WITH, ZHI, OTHERV, Vocabulary,
@@ -147,6 +148,12 @@ def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
         if ch in CLAUSE_MARKS or (voc.kinds.get(ch, set()) & _NAME_BREAKERS and not from_whom):
             return 0  # a 于 is kept only in V于X者 (受于公者: the one who received from the lord)
     return 0
+
+
+def near(spans: Sequence[tuple[int, int, str]], reach: int, s: int, e: int) -> tuple[int, int]:
+    """The slice of ``spans`` (sorted, none longer than ``reach``) holding every span that lies
+    inside ``[s, e]`` or crosses it: those starting from ``s - reach`` to ``e``."""
+    return bisect_left(spans, (s - reach,)), bisect_left(spans, (e + 1,))
 
 
 def split_doubled(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
