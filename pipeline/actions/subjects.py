@@ -147,8 +147,10 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
     then = voc.normalise("而")
 
     def opens_sentence(start: int) -> bool:
-        before = text[:start].rstrip(_INSIDE_TRIM)
-        return not before or before[-1] in SENTENCE_MARKS
+        k = start  # back over what stands between this clause and the mark before it (no copy of the text before)
+        while k and text[k - 1] in _INSIDE_TRIM:
+            k -= 1
+        return not k or text[k - 1] in SENTENCE_MARKS
 
     firsts = {c for k, c in enumerate(clauses) if k == 0 or opens_sentence(c[0])}
     # a later clause is read only if it writes a bow to another (most do not): what _clause_openings'
