@@ -645,14 +645,24 @@ class DocumentProcessor:
         from pipeline.nlp.ruler import LexiconSpans
 
         nlp = nlp if nlp is not None else self.nlp
-        if isinstance(nlp, LexiconSpans):
-            return [nlp(text) for text in texts]
-        key = spans_key(nlp)
+        # a text written again (a web copy's doubled paragraph, 如初 passages, a dump of one chapter
+        # many times over) is tagged once: its spans are the first copy's
+        first: dict[str, int] = {}
+        for n, text in enumerate(texts):
+            first.setdefault(text, n)
         out: list[list[tuple[int, int, str]]] = [[] for _ in texts]
-        todo = [n for n, text in enumerate(texts) if text]
-        for n, doc in zip(todo, nlp.pipe((texts[n] for n in todo), batch_size=64)):
-            spans = doc.spans[key] if key in doc.spans else []
-            out[n] = sorted((s.start_char, s.end_char, s.label_) for s in spans)
+        if isinstance(nlp, LexiconSpans):
+            for n in first.values():
+                out[n] = nlp(texts[n])
+        else:
+            key = spans_key(nlp)
+            todo = [n for n in first.values() if texts[n]]
+            for n, doc in zip(todo, nlp.pipe((texts[n] for n in todo), batch_size=64)):
+                spans = doc.spans[key] if key in doc.spans else []
+                out[n] = sorted((s.start_char, s.end_char, s.label_) for s in spans)
+        for n, text in enumerate(texts):
+            if first[text] != n:
+                out[n] = list(out[first[text]])
         return out
 
     @staticmethod

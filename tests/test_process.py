@@ -668,3 +668,34 @@ def test_a_web_copy_with_half_width_marks_reads_as_with_full_width_ones(processo
     key = lambda a: (a["actor"], a["verb"], a["start"], a["end"])  # noqa: E731
     assert [key(a) for a in half_out["actions"]] == [key(a) for a in full_out["actions"]]
     assert len(full_out["actions"]) > 30
+
+
+def test_a_paragraph_written_again_is_tagged_once_and_reads_alike(processor, monkeypatch):
+    """A web copy doubles paragraphs (seed 001): the span model reads each distinct text of a
+    document once, and the copy gets the same spans and tuples at its own offsets."""
+    import types
+
+    paragraph = "主人坐取爵于上篚，以降。賓降。主人坐奠爵于篚，興對。賓坐取爵，適洗南，北面。主人阼階上北面再拜。"
+    text = "\n\n".join([paragraph, "賓西階上答拜。", paragraph])  # three segments, no layer given
+    nlp = processor.nlp
+    read: list[str] = []
+    real_pipe = nlp.pipe
+
+    def pipe(self, texts, **kwargs):
+        texts = list(texts)
+        read.extend(texts)
+        return real_pipe(texts, **kwargs)
+
+    monkeypatch.setattr(nlp, "pipe", types.MethodType(pipe, nlp))
+    out = processor.process({"text": text})
+    assert [s["layer"] for s in out["segments"]][::2] == ["JING", "JING"]
+    assert read and len(read) == len(set(read)) < len(out["segments"])
+    second = text.rindex(paragraph)
+
+    def of(lo: int, hi: int) -> tuple[list, list]:
+        spans = [(s["start"] - lo, s["end"] - lo, s["label"]) for s in out["spans"] if lo <= s["start"] and s["end"] <= hi]
+        acts = [(a["start"] - lo, a["actor"], a["verb"]) for a in out["actions"] if lo <= a["start"] and a["end"] <= hi]
+        return spans, acts
+
+    first_copy, second_copy = of(0, len(paragraph)), of(second, second + len(paragraph))
+    assert first_copy == second_copy and len(first_copy[0]) > 10 and len(first_copy[1]) > 8
