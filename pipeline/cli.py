@@ -528,17 +528,22 @@ def evaluate_actions_command(
     config: Optional[Path] = typer.Option(None, "-c", "--config", help="A .cfg whose sections override configs/default.cfg (score another tokenizer, the span model …)."),
     unseen: bool = typer.Option(True, "--unseen/--no-unseen", help="Also score the unpunctuated form with a 斷句 model that never saw the chapter (trains one per chapter fold, ~2 min)."),
     documents: bool = typer.Option(True, "--documents/--no-documents", help="Also score each chapter's passages read as one document, as yili process reads a chapter's file."),
+    form: List[str] = typer.Option(["punctuated", "unpunctuated", "simplified"], "--form", help="Forms of the gold passages to read: punctuated, unpunctuated (after the shipped 斷句), simplified; repeat for several."),
 ) -> None:
     """Tuple P/R/F1, role accuracy and span P/R/F1 per chapter, dev and held-out test kept apart."""
-    from pipeline.actions.report import evaluate_actions
+    from pipeline.actions.report import VARIANTS, evaluate_actions
     from pipeline.config import load_config
 
+    unknown = [f for f in form if f not in VARIANTS]
+    if unknown:
+        err.print(f"[red]unknown --form {escape(', '.join(unknown))}[/red]: choose from {', '.join(VARIANTS)}")
+        raise typer.Exit(2)
     with said(err, OSError, ValueError):  # a -c that cannot be read, or sets what yili does not read
         settings = load_config(config) if config else None
     refused: list[str] = []
     with _cannot("evaluate the actions", refused):  # a split with no gold file
         evaluate_actions(out, splits=split, config=settings, config_path=config, unseen=unseen,
-                         documents=documents, refused=refused)
+                         documents=documents, refused=refused, forms=form)
     Console().print(out.with_suffix(".md").read_text(encoding="utf-8"))
     _exit_for_refused_gold(refused)
 
@@ -550,7 +555,8 @@ def evaluate_all_command() -> None:
     status = 0
     for run in (lambda: evaluate_layers_command(RESULTS / "layers.json", 4, True),
                 lambda: evaluate_segmentation_command(RESULTS / "segmentation.json", 4, 2),
-                lambda: evaluate_actions_command(RESULTS / "actions.json", ["dev", "test"], None, True, True)):
+                lambda: evaluate_actions_command(RESULTS / "actions.json", ["dev", "test"], None, True, True,
+                                                 ["punctuated", "unpunctuated", "simplified"])):
         try:
             run()
         except typer.Exit as exc:

@@ -7,6 +7,7 @@ with 「釋曰」, copied from seed 003 (儀禮注疏 鄉飲酒禮).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import srsly
@@ -168,21 +169,30 @@ def test_unreachable_dask_scheduler_is_named_as_such_not_as_an_output_problem(tm
 
 def test_evaluate_actions_scores_the_configuration_it_is_given(tmp_path):
     """-c scores another configuration: with every lexicon verb kept as a VERB span (verb_spans =
-    "lexicon"), dev VERB span precision falls below the default's, and the command is recorded."""
+    "lexicon"), dev VERB span precision falls below the default's, and the command is recorded.
+    --form reads the gold passages in that form only (the per-chapter table says nan for the others);
+    a form it does not know is named with the choices."""
     cfg = tmp_path / "lexicon_verbs.cfg"
     cfg.write_text('[actions]\nverb_spans = "lexicon"\n', encoding="utf-8")
     figures = {}
     for name, extra in (("default", []), ("lexicon", ["-c", str(cfg)])):
         out = tmp_path / f"{name}.json"
-        result = runner.invoke(app, ["evaluate", "actions", "--split", "dev", "--no-unseen", "--no-documents", "--out", str(out), *extra])
+        result = runner.invoke(app, ["evaluate", "actions", "--split", "dev", "--no-unseen", "--no-documents",
+                                     "--form", "punctuated", "--out", str(out), *extra])
         assert result.exit_code == 0, result.output
         figures[name] = json.loads(out.read_text(encoding="utf-8"))
     verb = {k: f["splits"]["dev"]["punctuated"]["all"]["spans"]["VERB"] for k, f in figures.items()}
     assert verb["lexicon"]["precision"] < verb["default"]["precision"] - 0.03
     assert verb["lexicon"]["recall"] >= verb["default"]["recall"]
-    assert figures["lexicon"]["command"] == f"yili evaluate actions -c {cfg} --no-unseen --no-documents"
-    assert figures["default"]["command"] == "yili evaluate actions --no-unseen --no-documents"
+    assert figures["lexicon"]["command"] == f"yili evaluate actions -c {cfg} --no-unseen --no-documents --form punctuated"
+    assert figures["default"]["command"] == "yili evaluate actions --no-unseen --no-documents --form punctuated"
     assert figures["default"]["documents"] == {}
+    assert set(figures["default"]["splits"]["dev"]) == {"passages", "punctuated"}
+    table = (tmp_path / "default.md").read_text(encoding="utf-8")
+    assert re.search(r"\| dev \| 05 \| \d+ \| 0\.9\d\d \| nan \| nan \| 0\.9", table), table
+    bad = runner.invoke(app, ["evaluate", "actions", "--split", "dev", "--form", "punctuate", "--out", str(tmp_path / "x.json")])
+    assert bad.exit_code == 2 and "unknown --form punctuate" in bad.output and "unpunctuated" in bad.output
+    assert not (tmp_path / "x.json").exists()
 
 
 def test_unpunctuated_scoring_reads_gold_roles_without_marks():

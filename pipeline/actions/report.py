@@ -201,11 +201,17 @@ def unseen_processors(chapters: Iterable[str], config: Optional[dict] = None, wo
 
 def evaluate_actions(out_file: Optional[Path] = None, splits: Sequence[str] = ("dev", "test"),
                      config: Optional[dict] = None, config_path: Optional[Path] = None, unseen: bool = True,
-                     workers: int = 2, documents: bool = True, refused: Optional[list[str]] = None) -> dict[str, Any]:
-    """Score every split; write JSON to ``out_file`` and a Markdown summary beside it. With
-    ``unseen`` also the form :data:`UNSEEN` (trains a 斷句 model per chapter fold first); with
-    ``documents`` every form again, each chapter's passages read as one document. Gold lines that
-    are no valid record are named in ``refused`` and left out (None: the first raises)."""
+                     workers: int = 2, documents: bool = True, refused: Optional[list[str]] = None,
+                     forms: Sequence[str] = VARIANTS) -> dict[str, Any]:
+    """Score every split in each of ``forms`` (of :data:`VARIANTS`); write JSON to ``out_file`` and a
+    Markdown summary beside it. With ``unseen`` also the form :data:`UNSEEN` (trains a 斷句 model per
+    chapter fold first); with ``documents`` every form again, each chapter's passages read as one
+    document. Gold lines that are no valid record are named in ``refused`` and left out (None: the
+    first raises)."""
+    unknown = [f for f in forms if f not in VARIANTS]
+    if unknown:
+        raise ValueError(f"unknown form {', '.join(unknown)}: choose from {', '.join(VARIANTS)}")
+    forms = [f for f in VARIANTS if f in forms]
     from pipeline.process import DocumentProcessor
 
     out_file = Path(out_file) if out_file is not None else RESULTS / "actions.json"
@@ -219,7 +225,7 @@ def evaluate_actions(out_file: Optional[Path] = None, splits: Sequence[str] = ("
     figures: dict[str, Any] = {
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "command": "yili evaluate actions" + (f" -c {config_path}" if config_path else "") + ("" if unseen else " --no-unseen")
-                   + ("" if documents else " --no-documents"),
+                   + ("" if documents else " --no-documents") + ("".join(f" --form {f}" for f in forms) if len(forms) < len(VARIANTS) else ""),
         "note": "dev chapters were used to develop the rules; test chapters (12 13 14 17) were never looked at "
                 "while developing. Tuple key (actor, verb, negated); roles on matched tuples; spans exact.",
         "splits": {},
@@ -227,9 +233,9 @@ def evaluate_actions(out_file: Optional[Path] = None, splits: Sequence[str] = ("
         "documents": {},
     }
     for split, records in gold.items():
-        figures["splits"][split] = {"passages": len(records), **score_records(records, processor, unseen=readers)}
+        figures["splits"][split] = {"passages": len(records), **score_records(records, processor, forms, unseen=readers)}
         if documents:
-            figures["documents"][split] = score_records(records, processor, unseen=readers, as_documents=True)
+            figures["documents"][split] = score_records(records, processor, forms, unseen=readers, as_documents=True)
     figures["seconds"] = round(time.perf_counter() - started, 1)
     out_file.parent.mkdir(parents=True, exist_ok=True)
     out_file.write_text(json.dumps(figures, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -263,13 +269,16 @@ def markdown(figures: dict[str, Any]) -> list[str]:
     lines += ["", "| split | chapter | gold tuples | F1 (punctuated) | F1 (unpunctuated) | F1 (unpunctuated-unseen) | span F1 | "
               + " | ".join(SPAN_LABELS) + " |", "| --- | --- | --- | --- | --- | --- | --- | "
               + " | ".join("---" for _ in SPAN_LABELS) + " |"]
+    nan = float("nan")
     for split, s in figures["splits"].items():
-        for ch, a in s["punctuated"]["chapters"].items():
-            u = s.get("unpunctuated", {}).get("chapters", {}).get(ch)
-            v = s.get(UNSEEN, {}).get("chapters", {}).get(ch)
+        scored = [s[form] for form in (*VARIANTS, UNSEEN) if form in s]
+        for ch in (scored[0]["chapters"] if scored else {}):  # a form left out (--form) reads nan
+            a, u, v = (s.get(form, {}).get("chapters", {}).get(ch) for form in ("punctuated", "unpunctuated", UNSEEN))
+            gold = next(x for x in (a, u, v, scored[0]["chapters"][ch]) if x)["gold"]
             lines.append(
-                f"| {split} | {ch} | {a['gold']} | {a['f1']:.3f} | {u['f1'] if u else float('nan'):.3f} | "
-                f"{v['f1'] if v else float('nan'):.3f} | "
-                f"{a['spans']['all']['f1']:.3f} | " + " | ".join(f"{a['spans'][lb]['f1']:.3f}" for lb in SPAN_LABELS) + " |"
+                f"| {split} | {ch} | {gold} | {a['f1'] if a else nan:.3f} | {u['f1'] if u else nan:.3f} | "
+                f"{v['f1'] if v else nan:.3f} | "
+                f"{a['spans']['all']['f1'] if a else nan:.3f} | "
+                + " | ".join(f"{a['spans'][lb]['f1'] if a else nan:.3f}" for lb in SPAN_LABELS) + " |"
             )
     return lines
