@@ -528,22 +528,20 @@ def evaluate_actions_command(
     config: Optional[Path] = typer.Option(None, "-c", "--config", help="A .cfg whose sections override configs/default.cfg (score another tokenizer, the span model …)."),
     unseen: bool = typer.Option(True, "--unseen/--no-unseen", help="Also score the unpunctuated form with a 斷句 model that never saw the chapter (trains one per chapter fold, ~2 min)."),
     documents: bool = typer.Option(True, "--documents/--no-documents", help="Also score each chapter's passages read as one document, as yili process reads a chapter's file."),
-    form: List[str] = typer.Option(["punctuated", "unpunctuated", "simplified"], "--form", help="Forms of the gold passages to read: punctuated, unpunctuated (after the shipped 斷句), simplified; repeat for several."),
+    form: Optional[List[str]] = typer.Option(None, "--form", help="Forms of the gold passages to read: punctuated, unpunctuated (after the shipped 斷句), simplified; repeat for several (all three when none is named)."),
 ) -> None:
     """Tuple P/R/F1, role accuracy and span P/R/F1 per chapter, dev and held-out test kept apart."""
-    from pipeline.actions.report import VARIANTS, evaluate_actions
+    from pipeline.actions.report import chosen_forms, evaluate_actions
     from pipeline.config import load_config
 
-    unknown = [f for f in form if f not in VARIANTS]
-    if unknown:
-        err.print(f"[red]unknown --form {escape(', '.join(unknown))}[/red]: choose from {', '.join(VARIANTS)}")
-        raise typer.Exit(2)
-    with said(err, OSError, ValueError):  # a -c that cannot be read, or sets what yili does not read
+    # an unknown form; a -c that cannot be read, or sets what yili does not read
+    with said(err, OSError, ValueError):
+        forms = chosen_forms(form)
         settings = load_config(config) if config else None
     refused: list[str] = []
     with _cannot("evaluate the actions", refused):  # a split with no gold file
         evaluate_actions(out, splits=split, config=settings, config_path=config, unseen=unseen,
-                         documents=documents, refused=refused, forms=form)
+                         documents=documents, refused=refused, forms=forms)
     Console().print(out.with_suffix(".md").read_text(encoding="utf-8"))
     _exit_for_refused_gold(refused)
 
@@ -555,8 +553,7 @@ def evaluate_all_command() -> None:
     status = 0
     for run in (lambda: evaluate_layers_command(RESULTS / "layers.json", 4, True),
                 lambda: evaluate_segmentation_command(RESULTS / "segmentation.json", 4, 2),
-                lambda: evaluate_actions_command(RESULTS / "actions.json", ["dev", "test"], None, True, True,
-                                                 ["punctuated", "unpunctuated", "simplified"])):
+                lambda: evaluate_actions_command(RESULTS / "actions.json", ["dev", "test"], None, True, True, None)):
         try:
             run()
         except typer.Exit as exc:

@@ -647,23 +647,17 @@ class DocumentProcessor:
         nlp = nlp if nlp is not None else self.nlp
         # a text written again (a web copy's doubled paragraph, 如初 passages, a dump of one chapter
         # many times over) is tagged once: its spans are the first copy's
-        first: dict[str, int] = {}
-        for n, text in enumerate(texts):
-            first.setdefault(text, n)
-        out: list[list[tuple[int, int, str]]] = [[] for _ in texts]
+        distinct = list(dict.fromkeys(texts))
         if isinstance(nlp, LexiconSpans):
-            for n in first.values():
-                out[n] = nlp(texts[n])
+            tagged = {text: nlp(text) for text in distinct}
         else:
             key = spans_key(nlp)
-            todo = [n for n in first.values() if texts[n]]
-            for n, doc in zip(todo, nlp.pipe((texts[n] for n in todo), batch_size=64)):
+            tagged = {text: [] for text in distinct}
+            todo = [text for text in distinct if text]
+            for text, doc in zip(todo, nlp.pipe(todo, batch_size=64)):
                 spans = doc.spans[key] if key in doc.spans else []
-                out[n] = sorted((s.start_char, s.end_char, s.label_) for s in spans)
-        for n, text in enumerate(texts):
-            if first[text] != n:
-                out[n] = list(out[first[text]])
-        return out
+                tagged[text] = sorted((s.start_char, s.end_char, s.label_) for s in spans)
+        return [list(tagged[text]) for text in texts]
 
     @staticmethod
     def error_record(item: InputItem, message: Optional[str] = None) -> dict[str, Any]:

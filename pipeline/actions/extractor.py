@@ -118,7 +118,7 @@ from pipeline.actions.speech import (
     SPEECH_WORDS, ends_clause, quote_follows, say_position, speech_mask, speech_runs_on, unmasked,
 )
 from pipeline.actions.subjects import discover_subjects, listed_names, passage_subjects
-from pipeline.actions.tokens import longest_match, near, split_doubled, tokenize
+from pipeline.actions.tokens import SortedSpans, longest_match, split_doubled, tokenize
 from pipeline.actions.vocabulary import (
     ACTOR, ADV, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB, Vocabulary,
 )
@@ -306,25 +306,18 @@ class ActionExtractor:
         voc = self.vocabulary
         kinds = voc.kinds
         spans = [x for x in split_doubled(text, list(spans)) if x[2] == "ACTOR"]  # only ACTORs are read here
-        # and sorted, so that a name meets only those near it (a long paragraph has thousands)
-        actors = sorted(spans)
-        reach = max((e - s for s, e, _l in actors), default=0)
+        actors = SortedSpans(spans)  # the same, sorted (``spans`` keeps the order a later name wins by)
         for name in known:
             at = text.find(name)
             while at >= 0:
                 end = at + len(name)
                 longer = any(longest_match(text, k, len(text), voc) > end - k for k in range(max(0, at - voc.max_len + 1), at + 1))
-                lo, hi = near(actors, reach, at, end)
-                nearby = actors[lo:hi]
-                inside = [x for x in nearby if at <= x[0] and x[1] <= end]
-                crossing = any(s < end and at < e for s, e, label in nearby if (s, e, label) not in inside)
+                inside, crossing = actors.around(at, end)
                 if not longer and not crossing:  # a shorter span inside it (婦 of 主婦) gives way
                     if inside:
                         spans = [x for x in spans if x not in inside]
-                        actors[lo:hi] = [x for x in nearby if x not in inside]
                     spans.append((at, end, "ACTOR"))
-                    bisect.insort(actors, (at, end, "ACTOR"))
-                    reach = max(reach, end - at)
+                    actors.replace(inside, (at, end, "ACTOR"))
                 at = text.find(name, at + 1)
 
         def thing_at_end(s: int, e: int) -> bool:  # 眾弓矢: the many bows and arrows

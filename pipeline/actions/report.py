@@ -199,19 +199,26 @@ def unseen_processors(chapters: Iterable[str], config: Optional[dict] = None, wo
     return out
 
 
+def chosen_forms(forms: Optional[Iterable[str]] = None) -> list[str]:
+    """The forms of :data:`VARIANTS` named in ``forms`` (every one when none is), in their order; an
+    unknown one is a ValueError naming the choices."""
+    forms = list(forms or VARIANTS)
+    unknown = [f for f in forms if f not in VARIANTS]
+    if unknown:
+        raise ValueError(f"unknown --form {', '.join(unknown)}: choose from {', '.join(VARIANTS)}")
+    return [f for f in VARIANTS if f in forms]
+
+
 def evaluate_actions(out_file: Optional[Path] = None, splits: Sequence[str] = ("dev", "test"),
                      config: Optional[dict] = None, config_path: Optional[Path] = None, unseen: bool = True,
                      workers: int = 2, documents: bool = True, refused: Optional[list[str]] = None,
-                     forms: Sequence[str] = VARIANTS) -> dict[str, Any]:
-    """Score every split in each of ``forms`` (of :data:`VARIANTS`); write JSON to ``out_file`` and a
+                     forms: Optional[Iterable[str]] = None) -> dict[str, Any]:
+    """Score every split in each of ``forms`` (:func:`chosen_forms`); write JSON to ``out_file`` and a
     Markdown summary beside it. With ``unseen`` also the form :data:`UNSEEN` (trains a 斷句 model per
     chapter fold first); with ``documents`` every form again, each chapter's passages read as one
     document. Gold lines that are no valid record are named in ``refused`` and left out (None: the
     first raises)."""
-    unknown = [f for f in forms if f not in VARIANTS]
-    if unknown:
-        raise ValueError(f"unknown form {', '.join(unknown)}: choose from {', '.join(VARIANTS)}")
-    forms = [f for f in VARIANTS if f in forms]
+    forms = chosen_forms(forms)
     from pipeline.process import DocumentProcessor
 
     out_file = Path(out_file) if out_file is not None else RESULTS / "actions.json"
@@ -274,7 +281,7 @@ def markdown(figures: dict[str, Any]) -> list[str]:
         scored = [s[form] for form in (*VARIANTS, UNSEEN) if form in s]
         for ch in (scored[0]["chapters"] if scored else {}):  # a form left out (--form) reads nan
             a, u, v = (s.get(form, {}).get("chapters", {}).get(ch) for form in ("punctuated", "unpunctuated", UNSEEN))
-            gold = next(x for x in (a, u, v, scored[0]["chapters"][ch]) if x)["gold"]
+            gold = scored[0]["chapters"][ch]["gold"]  # the same tuples in every form
             lines.append(
                 f"| {split} | {ch} | {gold} | {a['f1'] if a else nan:.3f} | {u['f1'] if u else nan:.3f} | "
                 f"{v['f1'] if v else nan:.3f} | "

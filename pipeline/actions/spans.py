@@ -38,7 +38,7 @@ import bisect
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from pipeline.actions.tokens import near, split_doubled
+from pipeline.actions.tokens import SortedSpans, split_doubled
 
 Span = tuple[int, int, str]
 
@@ -730,18 +730,12 @@ _JOINING = frozenset("與与")
 def _with_names(spans: Sequence[Span], names: Iterable[tuple[int, int]]) -> list[Span]:
     """``spans`` and an ACTOR span for each name range that crosses none of them; a span inside a
     name gives way to it (婦 of 宗婦, the 侯 of archery in 侯氏)."""
-    out = sorted(spans)  # kept sorted: a name meets only the spans near it (a long paragraph has thousands)
-    reach = max((b - a for a, b, _l in out), default=0)
+    out = SortedSpans(spans)
     for s, e in names:
-        lo, hi = near(out, reach, s, e)
-        nearby = out[lo:hi]
-        inside = [x for x in nearby if s <= x[0] and x[1] <= e]
-        if (s, e, "ACTOR") in inside or any(a < e and s < b for a, b, _l in nearby if (a, b, _l) not in inside):
-            continue
-        out[lo:hi] = [x for x in nearby if x not in inside]
-        bisect.insort(out, (s, e, "ACTOR"))
-        reach = max(reach, e - s)
-    return out
+        inside, crossing = out.around(s, e)
+        if (s, e, "ACTOR") not in inside and not crossing:
+            out.replace(inside, (s, e, "ACTOR"))
+    return out.items
 
 
 def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[Any], tagged: Sequence[bool],

@@ -9,9 +9,9 @@ and 眾 alone before 皆 is a participant (眾皆繼射: the many).
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 from pipeline.actions.vocabulary import (
     AND, CHAR, FACING_KIND, ORDER, PREP, PUNCT, SAY, WITH, ZHI, OTHERV, Vocabulary,
@@ -150,10 +150,34 @@ def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
     return 0
 
 
-def near(spans: Sequence[tuple[int, int, str]], reach: int, s: int, e: int) -> tuple[int, int]:
-    """The slice of ``spans`` (sorted, none longer than ``reach``) holding every span that lies
-    inside ``[s, e]`` or crosses it: those starting from ``s - reach`` to ``e``."""
-    return bisect_left(spans, (s - reach,)), bisect_left(spans, (e + 1,))
+class SortedSpans:
+    """Spans kept sorted, so that a range meets only those near it (a paragraph read as one passage
+    has thousands): what a name range holds and whether it crosses another, for the names that
+    take the place of the spans inside them (婦 of 主婦)."""
+
+    def __init__(self, spans: Iterable[tuple[int, int, str]]):
+        self.items = sorted(spans)
+        self.reach = max((e - s for s, e, _l in self.items), default=0)  # the longest span
+
+    def _near(self, s: int, e: int) -> tuple[int, int]:
+        """The slice holding every span inside ``[s, e]`` or crossing it: those starting from
+        ``s - reach`` to ``e``."""
+        return bisect_left(self.items, (s - self.reach,)), bisect_left(self.items, (e + 1,))
+
+    def around(self, s: int, e: int) -> tuple[list[tuple[int, int, str]], bool]:
+        """The spans inside ``[s, e]``, and whether another crosses it."""
+        lo, hi = self._near(s, e)
+        nearby = self.items[lo:hi]
+        inside = [x for x in nearby if s <= x[0] and x[1] <= e]
+        return inside, any(a < e and s < b for a, b, _l in nearby if (a, b, _l) not in inside)
+
+    def replace(self, inside: Sequence[tuple[int, int, str]], span: tuple[int, int, str]) -> None:
+        """``span`` in place of ``inside`` (every copy of each)."""
+        if inside:
+            lo, hi = self._near(span[0], span[1])
+            self.items[lo:hi] = [x for x in self.items[lo:hi] if x not in inside]
+        insort(self.items, span)
+        self.reach = max(self.reach, span[1] - span[0])
 
 
 def split_doubled(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
