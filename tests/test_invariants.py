@@ -202,6 +202,25 @@ def test_longest_match_reading_on_through_word_beginnings_finds_the_longest_word
         assert longest_match(text, i, end, vocabulary) == plain
 
 
+@SETTINGS
+@given(st.lists(st.sampled_from(CLAUSES + ["主人之贊者", "執膳爵者", "眾皆繼射", "賓席末", "適洗南面"]), max_size=8), st.data())
+def test_a_token_stream_read_part_way_gives_the_first_tokens_of_the_whole_range(vocabulary, parts, data):
+    """Who opens a clause is read from its first tokens only (subjects._clause_openings): those
+    must be the tokens the whole range has there, the last one read too (a name or word reaching
+    the end of the range is read as far as the range goes, not as far as the reader asked)."""
+    from pipeline.actions.tokens import TokenStream, tokenize
+
+    text = vocabulary.normalise("".join(parts))
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    whole = tokenize(text, start, end, vocabulary)
+    stream = TokenStream(text, start, end, vocabulary)
+    depth = data.draw(st.integers(0, len(whole) + 1))
+    got = [stream.get(n) for n in range(depth)]
+    assert got == (whole + [None])[:depth]
+    assert stream.read == whole[:depth]
+
+
 @pytest.fixture(scope="module")
 def processor():
     from pipeline.process import DocumentProcessor

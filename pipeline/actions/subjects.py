@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Iterable, Sequence
 
-from pipeline.actions.tokens import tokenize
+from pipeline.actions.tokens import TokenStream, tokenize
 from pipeline.actions.vocabulary import (
     ACTOR, ADV, AND, ANDS, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, PUNCT, RESP, RESPONSES, SENTENCE_MARKS,
     VERB, Vocabulary,
@@ -97,22 +97,23 @@ def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabul
         s, e = clause
         while s < e and text[s] in CLAUSE_TRIM:
             s += 1
-        tokens = tokenize(text, s, e, voc)
+        tokens = TokenStream(text, s, e, voc)  # only the opening words are read
         k = 0
-        while (k < len(tokens) and tokens[k].kinds <= _NOUNISH and tokens[k].end - s <= MAX_LENGTH
-               and not particles & set(tokens[k].text)):
+        while ((t := tokens.get(k)) is not None and t.kinds <= _NOUNISH and t.end - s <= MAX_LENGTH
+               and not particles & set(t.text)):
             k += 1
         # one character at least that nothing knows (a known word alone is what it is: 肝從, 賓入)
-        if not any(CHAR in t.kinds for t in tokens[:k]):
+        if not any(CHAR in t.kinds for t in tokens.read[:k]):
             continue
         j = k
-        while j < len(tokens) and tokens[j].kinds & _BETWEEN and VERB not in tokens[j].kinds:
+        while (t := tokens.get(j)) is not None and t.kinds & _BETWEEN and VERB not in t.kinds:
             j += 1
-        if j < len(tokens) and VERB in tokens[j].kinds:
-            act = tokens[j].lemma or tokens[j].text
-            bows = act == _BOW and ((j > k and RESP in tokens[k].kinds)
-                                    or (j + 1 < len(tokens) and text[tokens[j + 1].start] in exchange))
-            yield clause, text[s:tokens[k - 1].end], act, bows
+        if t is not None and VERB in t.kinds:
+            act = t.lemma or t.text
+            after = tokens.get(j + 1)
+            bows = act == _BOW and ((j > k and RESP in tokens.read[k].kinds)
+                                    or (after is not None and text[after.start] in exchange))
+            yield clause, text[s:tokens.read[k - 1].end], act, bows
 
 
 def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], voc: Vocabulary,

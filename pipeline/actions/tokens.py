@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Iterator, Optional, Sequence
 
 from pipeline.actions.vocabulary import (
     AND, CHAR, FACING_KIND, ORDER, PREP, PUNCT, SAY, WITH, ZHI, OTHERV, Vocabulary,
@@ -52,7 +52,12 @@ def longest_match(text: str, i: int, end: int, voc: Vocabulary) -> int:
 def tokenize(text: str, start: int, end: int, voc: Vocabulary, names: Optional[dict[int, int]] = None) -> list[Token]:
     """Tokens of ``text[start:end]`` (a normalised view), offsets in the view's coordinates.
     ``names``: start → end of participants the lexicon lacks, read by the span model."""
-    out: list[Token] = []
+    return list(iter_tokens(text, start, end, voc, names))
+
+
+def iter_tokens(text: str, start: int, end: int, voc: Vocabulary, names: Optional[dict[int, int]] = None) -> Iterator[Token]:
+    """:func:`tokenize` one token at a time: each token is read from where the last ended, so a
+    reader that needs only a clause's first words (who opens it, and his act) stops there."""
     i = start
     while i < end:
         ch = text[i]
@@ -60,15 +65,15 @@ def tokenize(text: str, start: int, end: int, voc: Vocabulary, names: Optional[d
             i += 1
             continue
         if names and i in names and names[i] <= end:
-            out.append(Token(i, names[i], text[i:names[i]], frozenset({"ACTOR"})))
+            yield Token(i, names[i], text[i:names[i]], frozenset({"ACTOR"}))
             i = names[i]
             continue
         if ch == "、":
-            out.append(Token(i, i + 1, ch, frozenset({AND, PUNCT})))
+            yield Token(i, i + 1, ch, frozenset({AND, PUNCT}))
             i += 1
             continue
         if ch in CLAUSE_MARKS or not (ch.isalnum() or ord(ch) > 0x2E7F):
-            out.append(Token(i, i + 1, ch, frozenset({PUNCT})))
+            yield Token(i, i + 1, ch, frozenset({PUNCT}))
             i += 1
             continue
         length = longest_match(text, i, end, voc)
@@ -90,15 +95,15 @@ def tokenize(text: str, start: int, end: int, voc: Vocabulary, names: Optional[d
         name = _name_length(text, i, end, voc)
         if name > max(length, 1):
             word = text[i : i + name]
-            out.append(Token(i, i + name, word, frozenset({"ACTOR"})))
+            yield Token(i, i + name, word, frozenset({"ACTOR"}))
             i += name
             continue
         if length <= 1 and ch == voc.crowd and text[i + 1 : i + 2] == voc.all_word:
-            out.append(Token(i, i + 1, ch, frozenset({"ACTOR"})))  # 眾皆繼射: the many, as one group
+            yield Token(i, i + 1, ch, frozenset({"ACTOR"}))  # 眾皆繼射: the many, as one group
             i += 1
             continue
         if length == 0:
-            out.append(Token(i, i + 1, ch, frozenset({CHAR})))
+            yield Token(i, i + 1, ch, frozenset({CHAR}))
             i += 1
             continue
         word = text[i : i + length]
@@ -107,9 +112,25 @@ def tokenize(text: str, start: int, end: int, voc: Vocabulary, names: Optional[d
             kinds = {CHAR}
         elif word in voc.measured and i + length < end and text[i + length] in voc.measures:
             kinds = {CHAR}  # 長如笴, 杠長三仞: a length, not the eldest
-        out.append(Token(i, i + length, word, frozenset(kinds), voc.lemmas.get(word) if "VERB" in kinds else None))
+        yield Token(i, i + length, word, frozenset(kinds), voc.lemmas.get(word) if "VERB" in kinds else None)
         i += length
-    return out
+
+
+class TokenStream:
+    """The tokens of a range read as far as they are asked for (:func:`iter_tokens`): ``get(n)``
+    is the n-th token, None past the last."""
+
+    def __init__(self, text: str, start: int, end: int, voc: Vocabulary, names: Optional[dict[int, int]] = None):
+        self._stream = iter_tokens(text, start, end, voc, names)
+        self.read: list[Token] = []
+
+    def get(self, n: int) -> Optional[Token]:
+        while len(self.read) <= n:
+            token = next(self._stream, None)
+            if token is None:
+                return None
+            self.read.append(token)
+        return self.read[n]
 
 
 def _name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
