@@ -2114,3 +2114,21 @@ def test_a_report_opening_a_passage_is_not_made_by_the_next_one_named(extractor)
     r = xh(extractor, "15", 104)
     check(r.get("告"), actor=None)
     check(r.get("出"), actor="賓")
+
+
+def test_a_thing_the_lexicon_lacks_after_washing_or_a_bow_of_receiving():
+    """15 p245 主人洗角 and p256 主人拜受角，尸拜送 read with a lexicon that lacks 角 (a chapter never
+    seen brings its own vessels): the one or two characters nothing knows right after 洗, or after
+    the 受 of 拜受, are the thing handled, as after 執 or 受 (受爵弁)."""
+    from pipeline.nlp.lexicon import Lexicon
+
+    shipped = Lexicon.load()
+    lacking = Lexicon(terms={label: [t for t in terms if t != "角"] for label, terms in shipped.terms.items()},
+                      verb_lemmas=shipped.verb_lemmas)
+    x = ActionExtractor(lexicon=lacking)
+    check(xh(x, "15", 245).get("洗"), actor="主人", object="角")
+    r = xh(x, "15", 256)
+    check(r.get("拜"), actor="主人", purpose="受", object="角")
+    check(r.get("拜", 1), actor="尸", purpose="送", object=None)
+    # 釋 takes off what it names (04 p384: the court robes), with the shipped lexicon too
+    check(xh(ActionExtractor(), "04", 384).get("釋"), actor="主人", object="服")

@@ -375,3 +375,23 @@ def test_names_over_the_spans_of_a_long_paragraph_as_one_by_one(processor):
     got = _with_names(spans, names)
     assert got == one_by_one(spans, names)
     assert sum(label == "ACTOR" for *_r, label in got) > sum(label == "ACTOR" for *_r, label in spans)
+
+
+def test_a_thing_the_lexicon_lacks_handled_with_a_bow_of_receiving_is_marked(tmp_path):
+    """15 p256 主人拜受角，尸拜送 with a lexicon that lacks 角: the thing received with the bow is
+    the tuple's object and so an OBJECT span, as the thing after 受 alone is."""
+    import shutil
+
+    from pipeline.config import load_config
+    from pipeline.nlp.lexicon import default_lexicon_dir
+    from pipeline.process import DocumentProcessor
+
+    folder = tmp_path / "lexicon"
+    shutil.copytree(default_lexicon_dir(), folder)
+    objects = folder / "objects.txt"
+    objects.write_text("".join(line for line in objects.read_text(encoding="utf-8").splitlines(keepends=True)
+                               if line.strip() != "角"), encoding="utf-8")
+    config = load_config()
+    lacking = DocumentProcessor({**config, "paths": {**(config.get("paths") or {}), "lexicon": str(folder)}})
+    assert spans(lacking, "主人拜受角，尸拜送。", "OBJECT") == ["角"]
+    assert spans(lacking, "主人洗角，升，酌，酳尸。", "OBJECT") == ["角"]  # 15 p245

@@ -354,10 +354,11 @@ class _Walk:
                 self.last.target = (t.start, self.toks[end - 1].end)  # 祭天, 祭山、丘陵, 拜日, 祭饎爨、雍爨
                 i = end
                 continue
-            elif CHAR in k and adjacent and self.last.object is None and self.voc.normalise(self.last.lemma) in self.voc.open_object_verbs:
+            elif CHAR in k and adjacent and self.last.object is None and (self.voc.normalise(self.last.lemma) in self.voc.open_object_verbs
+                                                                          or (self.last.lemma == "拜" and self.last.purpose is not None)):
                 end = self._open_object_end(i)
                 if end > i:
-                    self.last.object = (t.start, self.toks[end - 1].end)  # 受爵弁, 執皮弁: a thing the lexicon lacks
+                    self.last.object = (t.start, self.toks[end - 1].end)  # 受爵弁, 執皮弁, 拜受角: a thing the lexicon lacks
                     i = end
                     continue
             elif CHAR in k and adjacent and self.last.location is None and self.last.lemma in _OPEN_PLACE_VERBS:

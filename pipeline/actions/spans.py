@@ -715,14 +715,17 @@ def _acts_in_view(view: Any, verbs_at: list[tuple[int, int]], lo: int, hi: int) 
 
 
 def _open_things(actions: Iterable[Any]) -> list[tuple[int, int]]:
-    """Raw offsets of the things handled by the tuples' verbs of handling (not 之, not a list)."""
+    """Raw offsets of the things handled by the tuples' verbs of handling, and by the bows that
+    receive or send them (拜受角; not 之, not a list)."""
     from pipeline.actions.vocabulary import NOT_THINGS, OPEN_OBJECT_VERBS
 
     return sorted({a.object_at for a in actions if a.object_at is not None and a.object
-                   and a.verb in OPEN_OBJECT_VERBS and not set(a.object) <= NOT_THINGS
+                   and (a.verb in OPEN_OBJECT_VERBS or (a.verb == "拜" and a.purpose in _EXCHANGED)) and not set(a.object) <= NOT_THINGS
                    and a.object.isalpha() and not set(a.object) & _JOINING})  # a list (設薦、俎, 徹豐與觶) keeps a span per thing
 
 
+#: the purposes of a bow that hands a thing over: received (拜受), sent (拜送)
+_EXCHANGED = frozenset("受送")
 #: the word that joins two things into one object role (徹豐與觶), each its own span
 _JOINING = frozenset("與与")
 
