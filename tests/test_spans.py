@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
+
 def spans(processor, text: str, label: str, layer: str = "JING") -> list[str]:
     out = processor.process({"text": text, "meta": {"layer": layer}})
     return [s["text"] for s in out["spans"] if s["label"] == label]
@@ -377,21 +382,39 @@ def test_names_over_the_spans_of_a_long_paragraph_as_one_by_one(processor):
     assert sum(label == "ACTOR" for *_r, label in got) > sum(label == "ACTOR" for *_r, label in spans)
 
 
-def test_a_thing_the_lexicon_lacks_handled_with_a_bow_of_receiving_is_marked(tmp_path):
-    """15 p256 主人拜受角，尸拜送 with a lexicon that lacks 角: the thing received with the bow is
-    the tuple's object and so an OBJECT span, as the thing after 受 alone is."""
+@pytest.fixture(scope="module")
+def lacking(tmp_path_factory):
+    """A processor whose lexicon lacks 角 (a chapter never seen brings its own cups)."""
     import shutil
 
     from pipeline.config import load_config
     from pipeline.nlp.lexicon import default_lexicon_dir
     from pipeline.process import DocumentProcessor
 
-    folder = tmp_path / "lexicon"
+    folder = tmp_path_factory.mktemp("lexicon") / "lexicon"
     shutil.copytree(default_lexicon_dir(), folder)
     objects = folder / "objects.txt"
     objects.write_text("".join(line for line in objects.read_text(encoding="utf-8").splitlines(keepends=True)
                                if line.strip() != "角"), encoding="utf-8")
     config = load_config()
-    lacking = DocumentProcessor({**config, "paths": {**(config.get("paths") or {}), "lexicon": str(folder)}})
+    return DocumentProcessor({**config, "paths": {**(config.get("paths") or {}), "lexicon": str(folder)}})
+
+
+def test_a_thing_the_lexicon_lacks_handled_with_a_bow_of_receiving_is_marked(lacking):
+    """15 p256 主人拜受角，尸拜送 with a lexicon that lacks 角: the thing received with the bow is
+    the tuple's object and so an OBJECT span, as the thing after 受 alone is."""
     assert spans(lacking, "主人拜受角，尸拜送。", "OBJECT") == ["角"]
     assert spans(lacking, "主人洗角，升，酌，酳尸。", "OBJECT") == ["角"]  # 15 p245
+
+
+def test_a_thing_handled_once_is_one_where_a_thing_is_written_again(lacking, processor):
+    """15 p275 with a lexicon that lacks 角: 執角 and 受角 make 角 a thing, so the 角 of 卒角 (卒 takes
+    no unknown thing of its own) is one too. 04 p382 and p388 as one text: 釋服 makes 服 a thing, but
+    賓服鄉服 (he wears his robes) writes it where no thing is written."""
+    text = ("祝左執角，祭豆，興，取肺，坐祭，嚌之，興，加于俎，坐祭酒，啐酒，以肝從。祝左執角，右取肝擩于鹽，振祭，"
+            "嚌之，加于俎，卒角，拜。主人答拜，受角，酌，獻佐食。佐食北面拜受角，主人拜送。佐食坐祭，卒角，拜。"
+            "主人答拜，受角，降，反于篚。升，入復位。")
+    out = lacking.process({"text": text, "meta": {"layer": "JING"}})
+    cups = sorted(s["start"] for s in out["spans"] if s["label"] == "OBJECT" and s["text"] == "角")
+    assert cups == [m.start() for m in re.finditer("角", text)]
+    assert spans(processor, "明日，賓服鄉服以拜賜。主人釋服。", "OBJECT") == ["服"]

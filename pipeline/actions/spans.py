@@ -56,7 +56,7 @@ _CHAR_CLASSES: dict[str, str] = {
     "holder_before": "設退奉執取與及、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
     "measures": "步笴等尺丈寸", "sides": "左右", "body_parts": "手頭首肩臂巨足", "assistant_before": "一二三四作", "facing_after": "面上當" + _LIE, "lie_after": _LIE,
-    "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折",
+    "thing_slot_after": "以其", "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折",
 }
 #: single words
 _WORDS: dict[str, str] = {
@@ -724,6 +724,43 @@ def _open_things(actions: Iterable[Any]) -> list[tuple[int, int]]:
                    and a.object.isalpha() and not set(a.object) & _JOINING})  # a list (設薦、俎, 徹豐與觶) keeps a span per thing
 
 
+def _handled_words(passages: Sequence[Any], tagged: Sequence[bool], things_at: list[tuple[int, int]]) -> frozenset[str]:
+    """The words (normalised) of the things the document's tuples handle where the lexicon tagged
+    nothing: things it lacks (the 角 of 執角 in a chapter that brings its own cups)."""
+    words: set[str] = set()
+    for passage, is_tagged in zip(passages, tagged):
+        view = passage.view
+        if is_tagged and view.text:
+            lo, hi = view.to_raw(0, len(view.text))
+            known = SortedSpans(passage.spans)
+            for s, e in _acts_in_view(view, things_at, lo, hi):
+                inside, crossing = known.around(s, e)
+                if not inside and not crossing:
+                    words.add(view.text[s:e])
+    return frozenset(words)
+
+
+def _handled_again(text: str, spans: Sequence[Span], words: Iterable[str]) -> list[tuple[int, int]]:
+    """Where ``text`` writes one of the document's handled ``words`` (:func:`_handled_words`) where
+    a thing is written: right after an act (卒角, where 卒 takes no unknown thing of its own: 卒事) or
+    after 以 / 其 (以肝從, 執其角). Not anywhere: a single character handled once is often something
+    else elsewhere (釋服 takes off the robes, 賓服鄉服 wears them; 執畢 holds the fork, 告事畢 "it is
+    finished")."""
+    words = [w for w in words if w in text]
+    if not words:
+        return []
+    after_act = {e for _s, e, label in spans if label == "VERB"}
+    marks = _chars()["thing_slot_after"]
+    out: list[tuple[int, int]] = []
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            if at in after_act or (at and text[at - 1] in marks):
+                out.append((at, at + len(word)))
+            at = text.find(word, at + 1)
+    return out
+
+
 #: the purposes of a bow that hands a thing over: received (拜受), sent (拜送)
 _EXCHANGED = frozenset("受送")
 #: the word that joins two things into one object role (徹豐與觶), each its own span
@@ -765,6 +802,7 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
     acted = set(verbs_at)
     ranges: list[tuple[int, int]] = []
     fresh: list[dict[str, Any]] = []
+    handled = _handled_words(passages, tagged, things_at)
     for n, (passage, is_tagged) in enumerate(zip(passages, tagged)):
         view = passage.view
         if not is_tagged or not view.text:
@@ -772,7 +810,7 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
         lo, hi = view.to_raw(0, len(view.text))
         ranges.append((lo, hi))
         acts = _acts_in_view(view, verbs_at, lo, hi)
-        things = _acts_in_view(view, things_at, lo, hi)
+        things = _acts_in_view(view, things_at, lo, hi) + _handled_again(view.text, passage.spans, handled)
         places = _acts_in_view(view, places_at, lo, hi)
         spoken = speech[n] if speech is not None else ()
         tagged_spans = _with_names(passage.spans, names[n]) if names is not None else passage.spans
