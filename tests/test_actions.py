@@ -2132,3 +2132,23 @@ def test_a_thing_the_lexicon_lacks_after_washing_or_a_bow_of_receiving():
     check(r.get("拜", 1), actor="尸", purpose="送", object=None)
     # 釋 takes off what it names (04 p384: the court robes), with the shipped lexicon too
     check(xh(ActionExtractor(), "04", 384).get("釋"), actor="主人", object="服")
+
+
+def test_crossing_names_of_a_document_are_read_in_reading_order_whatever_order_they_come_in():
+    """15 p401 without its marks (酬長兄弟長兄弟在右), its document's names 長兄弟 and 兄弟長 both
+    unknown to the lexicon (a chapter never seen): the first name read is the name, as the
+    tokenizer reads, so the output does not hang on the order of a set (Python's string hashing
+    differs from run to run)."""
+    from pipeline.nlp.lexicon import Lexicon
+
+    shipped = Lexicon.load()
+    lacking = Lexicon(terms={label: [t for t in terms if t not in ("長兄弟", "兄弟長")] for label, terms in shipped.terms.items()},
+                      verb_lemmas=shipped.verb_lemmas)
+    x = ActionExtractor(lexicon=lacking)
+    text = x.normalise("賓坐取觶阼階前北面酬長兄弟長兄弟在右")
+    known = [x.normalise("兄弟長"), x.normalise("長兄弟")]
+    first = text.index(x.normalise("長兄弟"))
+    expected = {first: first + 3, first + 3: first + 6}
+    assert x._names_in(text, [], frozenset(known)) == expected
+    assert x._names_in(text, [], known) == expected  # 兄弟長 given first
+    assert x._names_in(text, [], known[::-1]) == expected

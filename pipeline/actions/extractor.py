@@ -235,6 +235,17 @@ _NUMERALS = frozenset("一二三四五六七八九十壹貳贰參参叁两兩")
 SCOPES = ("passage", "document")
 
 
+def _written_at(text: str, words: Iterable[str]) -> set[tuple[int, int]]:
+    """(start, end) of every place ``text`` writes one of ``words``."""
+    out: set[tuple[int, int]] = set()
+    for word in words:
+        at = text.find(word) if word else -1
+        while at >= 0:
+            out.add((at, at + len(word)))
+            at = text.find(word, at + 1)
+    return out
+
+
 class ActionExtractor:
     """Clause analysis + carry-over → :class:`pipeline.records.Action` lists (see module docstring)."""
 
@@ -307,18 +318,17 @@ class ActionExtractor:
         kinds = voc.kinds
         spans = [x for x in split_doubled(text, list(spans)) if x[2] == "ACTOR"]  # only ACTORs are read here
         actors = SortedSpans(spans)  # the same, sorted (``spans`` keeps the order a later name wins by)
-        for name in known:
-            at = text.find(name)
-            while at >= 0:
-                end = at + len(name)
-                longer = any(longest_match(text, k, len(text), voc) > end - k for k in range(max(0, at - voc.max_len + 1), at + 1))
-                inside, crossing = actors.around(at, end)
-                if not longer and not crossing:  # a shorter span inside it (婦 of 主婦) gives way
-                    if inside:
-                        spans = [x for x in spans if x not in inside]
-                    spans.append((at, end, "ACTOR"))
-                    actors.replace(inside, (at, end, "ACTOR"))
-                at = text.find(name, at + 1)
+        # where the known names are written, in reading order, the longer first where two start
+        # together: of two that cross (長兄弟|長兄弟 holds 兄弟長 too) the first read is the name, as
+        # the tokenizer reads, whatever order the set of names comes in
+        for at, end in sorted(_written_at(text, known), key=lambda r: (r[0], -r[1])):
+            longer = any(longest_match(text, k, len(text), voc) > end - k for k in range(max(0, at - voc.max_len + 1), at + 1))
+            inside, crossing = actors.around(at, end)
+            if not longer and not crossing:  # a shorter span inside it (婦 of 主婦) gives way
+                if inside:
+                    spans = [x for x in spans if x not in inside]
+                spans.append((at, end, "ACTOR"))
+                actors.replace(inside, (at, end, "ACTOR"))
 
         def thing_at_end(s: int, e: int) -> bool:  # 眾弓矢: the many bows and arrows
             return any(kinds.get(text[k:e], set()) & {"OBJECT", "LOCATION"} for k in range(s + 1, e))
