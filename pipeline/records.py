@@ -113,6 +113,9 @@ class Action:
     object_at: Optional[tuple[int, int]] = field(default=None, compare=False, repr=False)
     #: and of the place (``location``): a place phrase the lexicon only partly knows (西坫南)
     location_at: Optional[tuple[int, int]] = field(default=None, compare=False, repr=False)
+    #: and of the actor where the clause writes it (not inferred): a name the extractor read that
+    #: neither the lexicon nor the span model marked gets its ACTOR span from it
+    actor_at: Optional[tuple[int, int]] = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         out = {

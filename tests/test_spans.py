@@ -418,3 +418,25 @@ def test_a_thing_handled_once_is_one_where_a_thing_is_written_again(lacking, pro
     cups = sorted(s["start"] for s in out["spans"] if s["label"] == "OBJECT" and s["text"] == "角")
     assert cups == [m.start() for m in re.finditer("角", text)]
     assert spans(processor, "明日，賓服鄉服以拜賜。主人釋服。", "OBJECT") == ["服"]
+
+
+def test_a_written_subject_no_span_marks_is_a_participant():
+    """10 p13 侯氏用束帛、乘馬儐使者，使者再拜受 where neither the lexicon nor the span model marked
+    使者 (a chapter whose participants the lexicon lacks): the extractor read the second 使者 as the
+    one who bows, so it is an ACTOR span; the first, whom the gifts honour, is no subject and stays
+    unmarked here. A subject written as a list (04 p247 賓、介降, 05 p225 大夫及眾賓皆升) is no one span."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.actions.spans import refine_passages
+
+    x = ActionExtractor()
+    for raw, expected in (("侯氏用束帛、乘馬儐使者，使者再拜受。", ["侯氏", "使者"]), ("大師，則為之洗，賓、介降，主人辭降。", ["主人"]),
+                          ("主人揖讓，以賓升，大夫及眾賓皆升，就席。", ["主人"])):
+        passage = Passage.from_raw(raw)
+        actions = x.extract([passage])
+        # the spans of a lexicon that knows 侯氏 and 主人 only
+        passage.spans = [(m.start(), m.end(), "ACTOR") for m in re.finditer("侯氏|主人", passage.view.text)]
+        out = refine_passages(raw, [], [passage], [True], actions, acted_verbs_only=False)
+        actors = [(s["start"], s["text"]) for s in out if s["label"] == "ACTOR"]
+        assert [t for _s, t in actors] == expected, actors
+        if raw.startswith("侯氏"):
+            assert actors[1][0] == raw.index("使者再拜")

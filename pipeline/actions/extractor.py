@@ -1117,6 +1117,7 @@ class _Run:
             verb_at=view.to_raw(*d.verb_token),
             object_at=view.to_raw(*d.object) if d.object else None,
             location_at=view.to_raw(*d.location) if d.location else None,
+            actor_at=view.to_raw(*d.subject) if d.subject and not inferred else None,
         )
 
     def flush_pending(self) -> None:

@@ -56,7 +56,7 @@ _CHAR_CLASSES: dict[str, str] = {
     "holder_before": "設退奉執取與及、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
     "measures": "步笴等尺丈寸", "sides": "左右", "body_parts": "手頭首肩臂巨足", "assistant_before": "一二三四作", "facing_after": "面上當" + _LIE, "lie_after": _LIE,
-    "thing_slot_after": "以其", "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折",
+    "thing_slot_after": "以其", "list_marks": "、及與", "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折",
 }
 #: single words
 _WORDS: dict[str, str] = {
@@ -778,6 +778,20 @@ def _with_names(spans: Sequence[Span], names: Iterable[tuple[int, int]]) -> list
     return out.items
 
 
+def _with_written_actors(text: str, spans: Sequence[Span], subjects: Iterable[tuple[int, int]]) -> list[Span]:
+    """``spans`` and an ACTOR span for each written subject of a tuple (view range) where no span
+    lies: a name the extractor read that neither the lexicon nor the span model marked (使者 of a
+    chapter whose participants the lexicon lacks). Not a list (賓、介: each its own span), nor a
+    subject a span is inside or crosses (主婦 where 婦 is marked stays as the spans have it)."""
+    kept = SortedSpans(spans)
+    added = []
+    for s, e in subjects:
+        inside, crossing = kept.around(s, e)
+        if not inside and not crossing and text[s:e].isalpha() and not set(text[s:e]) & _chars()["list_marks"]:
+            added.append((s, e, "ACTOR"))
+    return sorted([*spans, *added]) if added else list(spans)
+
+
 def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[Any], tagged: Sequence[bool],
                     actions: Iterable[Any] = (), acted_verbs_only: bool = True,
                     speech: Optional[Sequence[Iterable[tuple[int, int]]]] = None,
@@ -800,6 +814,7 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
     places_at = sorted({a.location_at for a in actions if a.location_at is not None and a.location
                         and a.location.isalpha() and not set(a.location) <= NOT_THINGS})
     acted = set(verbs_at)
+    actors_at = sorted({a.actor_at for a in actions if a.actor_at is not None})
     ranges: list[tuple[int, int]] = []
     fresh: list[dict[str, Any]] = []
     handled = _handled_words(passages, tagged, things_at)
@@ -814,6 +829,7 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
         places = _acts_in_view(view, places_at, lo, hi)
         spoken = speech[n] if speech is not None else ()
         tagged_spans = _with_names(passage.spans, names[n]) if names is not None else passage.spans
+        tagged_spans = _with_written_actors(view.text, tagged_spans, _acts_in_view(view, actors_at, lo, hi))
         for s, e, label in refine(view.text, tagged_spans, passage.clauses, acts, things, places, spoken,
                                   passage.sentences):
             rs, re_ = view.to_raw(s, e)
