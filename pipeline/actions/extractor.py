@@ -118,7 +118,7 @@ from pipeline.actions.speech import (
     SPEECH_WORDS, ends_clause, quote_follows, say_position, speech_mask, speech_runs_on, unmasked,
 )
 from pipeline.actions.subjects import discover_subjects, listed_names, passage_subjects
-from pipeline.actions.tokens import SortedSpans, longest_match, split_doubled, tokenize
+from pipeline.actions.tokens import SortedSpans, longest_match, split_doubled, tokenize, written_at
 from pipeline.actions.vocabulary import (
     ACTOR, ADV, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB, Vocabulary,
 )
@@ -235,17 +235,6 @@ _NUMERALS = frozenset("一二三四五六七八九十壹貳贰參参叁两兩")
 SCOPES = ("passage", "document")
 
 
-def _written_at(text: str, words: Iterable[str]) -> set[tuple[int, int]]:
-    """(start, end) of every place ``text`` writes one of ``words``."""
-    out: set[tuple[int, int]] = set()
-    for word in words:
-        at = text.find(word) if word else -1
-        while at >= 0:
-            out.add((at, at + len(word)))
-            at = text.find(word, at + 1)
-    return out
-
-
 class ActionExtractor:
     """Clause analysis + carry-over → :class:`pipeline.records.Action` lists (see module docstring)."""
 
@@ -321,7 +310,7 @@ class ActionExtractor:
         # where the known names are written, in reading order, the longer first where two start
         # together: of two that cross (長兄弟|長兄弟 holds 兄弟長 too) the first read is the name, as
         # the tokenizer reads, whatever order the set of names comes in
-        for at, end in sorted(_written_at(text, known), key=lambda r: (r[0], -r[1])):
+        for at, end in written_at(text, known):
             longer = any(longest_match(text, k, len(text), voc) > end - k for k in range(max(0, at - voc.max_len + 1), at + 1))
             inside, crossing = actors.around(at, end)
             if not longer and not crossing:  # a shorter span inside it (婦 of 主婦) gives way

@@ -38,7 +38,7 @@ import bisect
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from pipeline.actions.tokens import SortedSpans, split_doubled
+from pipeline.actions.tokens import SortedSpans, split_doubled, written_at
 
 Span = tuple[int, int, str]
 
@@ -746,19 +746,12 @@ def _handled_again(text: str, spans: Sequence[Span], words: Iterable[str]) -> li
     after 以 / 其 (以肝從, 執其角). Not anywhere: a single character handled once is often something
     else elsewhere (釋服 takes off the robes, 賓服鄉服 wears them; 執畢 holds the fork, 告事畢 "it is
     finished")."""
-    words = [w for w in words if w in text]
-    if not words:
+    found = written_at(text, words)
+    if not found:
         return []
     after_act = {e for _s, e, label in spans if label == "VERB"}
     marks = _chars()["thing_slot_after"]
-    out: list[tuple[int, int]] = []
-    for word in words:
-        at = text.find(word)
-        while at >= 0:
-            if at in after_act or (at and text[at - 1] in marks):
-                out.append((at, at + len(word)))
-            at = text.find(word, at + 1)
-    return out
+    return [(s, e) for s, e in found if s in after_act or (s and text[s - 1] in marks)]
 
 
 #: the purposes of a bow that hands a thing over: received (拜受), sent (拜送)

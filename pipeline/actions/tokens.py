@@ -116,6 +116,18 @@ def iter_tokens(text: str, start: int, end: int, voc: Vocabulary, names: Optiona
         i += length
 
 
+def written_at(text: str, words: Iterable[str]) -> list[tuple[int, int]]:
+    """(start, end) of every place ``text`` writes one of ``words``, in reading order (the longer
+    first where two start together), whatever order ``words`` come in."""
+    out: set[tuple[int, int]] = set()
+    for word in words:
+        at = text.find(word) if word else -1
+        while at >= 0:
+            out.add((at, at + len(word)))
+            at = text.find(word, at + 1)
+    return sorted(out, key=lambda r: (r[0], -r[1]))
+
+
 class TokenStream:
     """The tokens of a range read as far as they are asked for (:func:`iter_tokens`): ``get(n)``
     is the n-th token, None past the last."""
