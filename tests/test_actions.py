@@ -2152,3 +2152,30 @@ def test_crossing_names_of_a_document_are_read_in_reading_order_whatever_order_t
     assert x._names_in(text, [], frozenset(known)) == expected
     assert x._names_in(text, [], known) == expected  # 兄弟長 given first
     assert x._names_in(text, [], known[::-1]) == expected
+
+
+def test_a_passage_written_again_gives_its_names_once(monkeypatch):
+    """A chapter dumped many times over (the 10 MB line of seed 004 written 223 times) reads the
+    names of each distinct passage once — those it gives itself and its clause openings — and the
+    copies read alike: 10 p13 twice in one document."""
+    import pipeline.actions.subjects as subjects
+
+    x = ActionExtractor(model_names=True)
+    raw = jing("10")[13]
+    calls = {"passage": 0, "openings": 0}
+    passage_names, clause_subjects = x._passage_names, subjects.clause_subjects
+
+    def counted_passage(p):
+        calls["passage"] += 1
+        return passage_names(p)
+
+    def counted_openings(*args, **kwargs):
+        calls["openings"] += 1
+        return clause_subjects(*args, **kwargs)
+
+    monkeypatch.setattr(x, "_passage_names", counted_passage)
+    monkeypatch.setattr(subjects, "clause_subjects", counted_openings)
+    actions = x.extract([Passage.from_raw(raw), Passage.from_raw(raw)])
+    assert calls == {"passage": 1, "openings": 1}
+    half = len(actions) // 2
+    assert half and [(a.actor, a.verb) for a in actions[:half]] == [(a.actor, a.verb) for a in actions[half:]]

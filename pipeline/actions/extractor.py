@@ -267,10 +267,17 @@ class ActionExtractor:
         runs: list[_Run] = []
         speech: list[list[tuple[int, int]]] = []
         read_names: list[list[tuple[int, int]]] = []
+        given: dict[tuple, frozenset[str]] = {}  # a passage written again gives the same names
         for number, passage in enumerate(passages):
             if not runs or self.scope == "passage":
                 runs.append(_Run(self))
-            mine = names | self._passage_names(passage) if self.model_names else names
+            if self.model_names:
+                key = (passage.view.text, tuple(passage.clauses))
+                if key not in given:
+                    given[key] = self._passage_names(passage)
+                mine = names | given[key]
+            else:
+                mine = names
             speech.append(runs[-1].passage(number, passage, mine))
             read_names.append(sorted((runs[-1].names or {}).items()))
         return Reading([e.action for run in runs for e in run.emitted], speech, read_names)
@@ -282,9 +289,13 @@ class ActionExtractor:
         the same throughout, and the model does not read every mention (佐食 in 10 of its 34 in 特牲
         when the lexicon lacks it) nor single characters (尸, 祝)."""
         found = set()
+        read = set()  # a passage written again (a chapter dumped many times over) is read once
         for p in passages:
             text = p.view.text
-            found.update(text[s:e] for s, e in (self._names_in(text, p.spans) or {}).items())
+            key = (text, tuple(p.spans))
+            if key not in read:
+                read.add(key)
+                found.update(text[s:e] for s, e in (self._names_in(text, p.spans) or {}).items())
         # a title, not one who is so described (射者, 立者: the one who shoots or stands there), a
         # number of people or things (三獻, 一和: who they are depends on where they are written) or a
         # character that is also part of other words (人, 眾)

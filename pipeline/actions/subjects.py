@@ -123,8 +123,12 @@ def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], vo
     head around a participant the vocabulary knows) that open one."""
     openings: Counter[str] = Counter()
     acts: dict[str, set[str]] = defaultdict(set)
+    read: dict[tuple, list[tuple[str, str]]] = {}  # a passage written again opens its clauses alike
     for text, clauses in views:
-        for word, act in clause_subjects(text, clauses, voc):
+        key = (text, tuple(clauses))
+        if key not in read:
+            read[key] = list(clause_subjects(text, clauses, voc))
+        for word, act in read[key]:
             openings[word] += 1
             acts[word].add(act)
     prefixes, suffixes = voc.normalise(TITLE_PREFIXES), voc.normalise(TITLE_SUFFIXES)
