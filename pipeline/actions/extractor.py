@@ -289,13 +289,9 @@ class ActionExtractor:
         the same throughout, and the model does not read every mention (佐食 in 10 of its 34 in 特牲
         when the lexicon lacks it) nor single characters (尸, 祝)."""
         found = set()
-        read = set()  # a passage written again (a chapter dumped many times over) is read once
-        for p in passages:
-            text = p.view.text
-            key = (text, tuple(p.spans))
-            if key not in read:
-                read.add(key)
-                found.update(text[s:e] for s, e in (self._names_in(text, p.spans) or {}).items())
+        # each distinct passage once (a chapter dumped many times over writes each again)
+        for text, spans in dict.fromkeys((p.view.text, tuple(p.spans)) for p in passages):
+            found.update(text[s:e] for s, e in (self._names_in(text, list(spans)) or {}).items())
         # a title, not one who is so described (射者, 立者: the one who shoots or stands there), a
         # number of people or things (三獻, 一和: who they are depends on where they are written) or a
         # character that is also part of other words (人, 眾)

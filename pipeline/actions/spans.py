@@ -56,7 +56,7 @@ _CHAR_CLASSES: dict[str, str] = {
     "holder_before": "設退奉執取與及、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
     "measures": "步笴等尺丈寸", "sides": "左右", "body_parts": "手頭首肩臂巨足", "assistant_before": "一二三四作", "facing_after": "面上當" + _LIE, "lie_after": _LIE,
-    "thing_slot_after": "以其", "list_marks": "、及與", "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折",
+    "thing_slot_after": "以其", "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折",
 }
 #: single words
 _WORDS: dict[str, str] = {
@@ -724,19 +724,14 @@ def _open_things(actions: Iterable[Any]) -> list[tuple[int, int]]:
                    and a.object.isalpha() and not set(a.object) & _JOINING})  # a list (設薦、俎, 徹豐與觶) keeps a span per thing
 
 
-def _handled_words(passages: Sequence[Any], tagged: Sequence[bool], things_at: list[tuple[int, int]]) -> frozenset[str]:
-    """The words (normalised) of the things the document's tuples handle where the lexicon tagged
-    nothing: things it lacks (the 角 of 執角 in a chapter that brings its own cups)."""
+def _handled_words(passages: Sequence[Any], things: dict[int, list[tuple[int, int]]]) -> frozenset[str]:
+    """The words (normalised) of the things the document's tuples handle (``things``: passage number →
+    view ranges) where the lexicon tagged nothing: things it lacks (the 角 of 執角 in a chapter that
+    brings its own cups)."""
     words: set[str] = set()
-    for passage, is_tagged in zip(passages, tagged):
-        view = passage.view
-        if is_tagged and view.text:
-            lo, hi = view.to_raw(0, len(view.text))
-            known = SortedSpans(passage.spans)
-            for s, e in _acts_in_view(view, things_at, lo, hi):
-                inside, crossing = known.around(s, e)
-                if not inside and not crossing:
-                    words.add(view.text[s:e])
+    for n, ranges in things.items():
+        known = SortedSpans(passages[n].spans)
+        words.update(passages[n].view.text[s:e] for s, e in ranges if known.around(s, e) == ([], False))
     return frozenset(words)
 
 
@@ -760,29 +755,27 @@ _EXCHANGED = frozenset("受送")
 _JOINING = frozenset("與与")
 
 
-def _with_names(spans: Sequence[Span], names: Iterable[tuple[int, int]]) -> list[Span]:
+def _with_names(spans: Sequence[Span], names: Iterable[tuple[int, int]],
+                subjects: Iterable[tuple[int, int]] = ()) -> list[Span]:
     """``spans`` and an ACTOR span for each name range that crosses none of them; a span inside a
-    name gives way to it (婦 of 宗婦, the 侯 of archery in 侯氏)."""
+    name gives way to it (婦 of 宗婦, the 侯 of archery in 侯氏). Then one for each written subject
+    of a tuple (view range) where no span lies: a name the extractor read that neither the lexicon
+    nor the span model marked (使者 of a chapter whose participants the lexicon lacks); a span inside
+    a subject stays as the spans have it (主婦 where 婦 is marked)."""
     out = SortedSpans(spans)
     for s, e in names:
         inside, crossing = out.around(s, e)
         if (s, e, "ACTOR") not in inside and not crossing:
             out.replace(inside, (s, e, "ACTOR"))
+    for s, e in subjects:
+        if out.around(s, e) == ([], False):
+            out.replace([], (s, e, "ACTOR"))
     return out.items
 
 
-def _with_written_actors(text: str, spans: Sequence[Span], subjects: Iterable[tuple[int, int]]) -> list[Span]:
-    """``spans`` and an ACTOR span for each written subject of a tuple (view range) where no span
-    lies: a name the extractor read that neither the lexicon nor the span model marked (使者 of a
-    chapter whose participants the lexicon lacks). Not a list (賓、介: each its own span), nor a
-    subject a span is inside or crosses (主婦 where 婦 is marked stays as the spans have it)."""
-    kept = SortedSpans(spans)
-    added = []
-    for s, e in subjects:
-        inside, crossing = kept.around(s, e)
-        if not inside and not crossing and text[s:e].isalpha() and not set(text[s:e]) & _chars()["list_marks"]:
-            added.append((s, e, "ACTOR"))
-    return sorted([*spans, *added]) if added else list(spans)
+def _one_name(written: str) -> bool:
+    """Is a written subject one name, not a list (賓、介, 大夫及眾賓: each its own span)?"""
+    return written.isalpha() and not set(written) & _chars()["joining"]
 
 
 def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[Any], tagged: Sequence[bool],
@@ -810,19 +803,20 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
     actors_at = sorted({a.actor_at for a in actions if a.actor_at is not None})
     ranges: list[tuple[int, int]] = []
     fresh: list[dict[str, Any]] = []
-    handled = _handled_words(passages, tagged, things_at)
-    for n, (passage, is_tagged) in enumerate(zip(passages, tagged)):
+    read = [n for n, (passage, is_tagged) in enumerate(zip(passages, tagged)) if is_tagged and passage.view.text]
+    bounds = {n: passages[n].view.to_raw(0, len(passages[n].view.text)) for n in read}
+    things_in = {n: _acts_in_view(passages[n].view, things_at, *bounds[n]) for n in read}
+    handled = _handled_words(passages, things_in)
+    for n in read:
+        passage, (lo, hi) = passages[n], bounds[n]
         view = passage.view
-        if not is_tagged or not view.text:
-            continue
-        lo, hi = view.to_raw(0, len(view.text))
         ranges.append((lo, hi))
         acts = _acts_in_view(view, verbs_at, lo, hi)
-        things = _acts_in_view(view, things_at, lo, hi) + _handled_again(view.text, passage.spans, handled)
+        things = things_in[n] + _handled_again(view.text, passage.spans, handled)
         places = _acts_in_view(view, places_at, lo, hi)
         spoken = speech[n] if speech is not None else ()
-        tagged_spans = _with_names(passage.spans, names[n]) if names is not None else passage.spans
-        tagged_spans = _with_written_actors(view.text, tagged_spans, _acts_in_view(view, actors_at, lo, hi))
+        subjects = [(a, b) for a, b in _acts_in_view(view, actors_at, lo, hi) if _one_name(view.text[a:b])]
+        tagged_spans = _with_names(passage.spans, names[n] if names is not None else (), subjects)
         for s, e, label in refine(view.text, tagged_spans, passage.clauses, acts, things, places, spoken,
                                   passage.sentences):
             rs, re_ = view.to_raw(s, e)

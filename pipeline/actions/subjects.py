@@ -123,13 +123,10 @@ def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], vo
     head around a participant the vocabulary knows) that open one."""
     openings: Counter[str] = Counter()
     acts: dict[str, set[str]] = defaultdict(set)
-    read: dict[tuple, list[tuple[str, str]]] = {}  # a passage written again opens its clauses alike
-    for text, clauses in views:
-        key = (text, tuple(clauses))
-        if key not in read:
-            read[key] = list(clause_subjects(text, clauses, voc))
-        for word, act in read[key]:
-            openings[word] += 1
+    # each distinct passage read once, its openings counted as often as it is written
+    for (text, clauses), times in Counter((text, tuple(clauses)) for text, clauses in views).items():
+        for word, act in clause_subjects(text, clauses, voc):
+            openings[word] += times
             acts[word].add(act)
     prefixes, suffixes = voc.normalise(TITLE_PREFIXES), voc.normalise(TITLE_SUFFIXES)
 

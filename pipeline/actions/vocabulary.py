@@ -80,8 +80,8 @@ MOTION_VERBS = set("升 降 入 出 適 進 退 反 復 即 就 立 坐 俟 從 
 OBJECT_VERBS = set("取 執 奠 設 加 徹 受 授 實 委 卒 辭 薦".split())
 #: the acts of the cup, whose thing follows them too (酌散, 洗角觶, 飲射爵)
 CUP_VERBS = set("酌 洗 飲".split())
-#: after these, unknown characters up to the clause end or 于 / 以 are the thing handled (受爵弁), and
-#: after 拜受 / 拜送 (拜受角): 袒朱襦 the robe bared, 洗角 the cup washed, 釋服 the robes taken off
+#: after these, unknown characters up to the clause end or 于 / 以 are the thing handled (受爵弁; 袒朱襦
+#: the robe bared, 洗角 the cup washed, 釋服 the robes taken off), as after the 受 / 送 of a bow (拜受角)
 OPEN_OBJECT_VERBS = set("取 執 奠 設 加 徹 受 授 實 委 袒 洗 釋".split())
 #: characters that never start or make such a thing (function words, pronouns, the charge 命,
 #: 人 someone: 授人, 旅 the round of pledges: 受旅)
