@@ -1520,6 +1520,11 @@ def test_unpunctuated_unquoted_speech_runs_on_while_someone_speaks(extractor):
     passage.sentences = [(0, passage.clauses[2][0]), (passage.clauses[2][0], len(passage.view.text))]  # as the 斷句 cuts
     r = Run(text, extractor.extract([passage]))
     check(r.get("對"), actor="諸公卿大夫")
+    # 15 特牲 (祝受尸角，曰：「送爵，皇尸卒爵。」主人拜，尸答拜。): the 祝's words hold no 卒 of his
+    # own though no word of them speaks in the first person; the host's bow is narrative again
+    text = "祝受尸角曰送爵皇尸卒爵主人拜尸答拜"
+    r = run_on(extractor, text, text, clauses=["祝受尸角曰", "送爵", "皇尸卒爵", "主人拜", "尸答拜"])
+    assert [(a.actor, a.verb) for a in r.actions] == [("祝", "受"), ("主人", "拜"), ("尸", "拜")]
 
 
 def test_jie_after_two_parties_standing_apart_names_no_one(extractor):

@@ -115,7 +115,8 @@ from typing import Callable, Iterable, Optional, Sequence
 from pipeline.actions.clause import LAID_THINGS, ClauseAnalyser, Draft, Piece, Span
 from pipeline.actions.normal import default_normalise
 from pipeline.actions.speech import (
-    SPEECH_WORDS, ends_clause, quote_follows, say_position, speech_mask, speech_runs_on, unmasked,
+    NARRATIVE_OPENERS, NARRATIVE_WORDS, SPEECH_WORDS, ends_clause, quote_follows, say_position, speech_mask,
+    speech_runs_on, unmasked,
 )
 from pipeline.actions.subjects import discover_subjects, listed_names, passage_subjects
 from pipeline.actions.tokens import SortedSpans, longest_match, split_doubled, tokenize, written_at
@@ -252,6 +253,8 @@ class ActionExtractor:
         self.model_names = model_names
         #: in the normalised view's form (爾 is 尔 there)
         self.speech_words = frozenset(self.normalise(c) for c in SPEECH_WORDS)
+        self.narrative_openers = frozenset(self.normalise(c) for c in NARRATIVE_OPENERS)
+        self.narrative_words = tuple(self.normalise(w) for w in NARRATIVE_WORDS)
 
     # -- public -------------------------------------------------------------------------------
     def extract(self, passages: Iterable[Passage], names: Iterable[str] = ()) -> list[Action]:
@@ -521,7 +524,8 @@ class _Run:
             tokens = tokenize(text, s, e, self.voc, self.names)
             return bool(tokens) and ACTOR not in tokens[0].kinds
 
-        return speech_runs_on(text, clauses, said_until, opens_unnamed, self.x.speech_words)
+        return speech_runs_on(text, clauses, said_until, opens_unnamed, self.x.speech_words,
+                              self.x.narrative_openers, self.x.narrative_words)
 
     def _join_listed(self, text: str, clauses: list[Span], sentences: list[Span]) -> list[Span]:
         """Clauses of unpunctuated text rejoined where the 斷句 cut a list of participants whose 、
