@@ -2184,3 +2184,13 @@ def test_a_passage_written_again_gives_its_names_once(monkeypatch):
     assert calls == {"passage": 1, "openings": 1}
     half = len(actions) // 2
     assert half and [(a.actor, a.verb) for a in actions[:half]] == [(a.actor, a.verb) for a in actions[half:]]
+
+
+def test_the_son_about_to_be_capped_is_one_participant(extractor):
+    """士冠禮, a rite the corpus lacks (the lexicon names its participants from the received text):
+    賓揖將冠者，將冠者即筵坐 — 將冠者 is one name, not 將 "about to" before 冠者, so the guest's
+    bow to him is an act and he is the one who sits."""
+    text = "賓揖將冠者，將冠者即筵坐。"
+    r = run_on(extractor, text, text)
+    check(r.get("揖"), actor="賓", target="將冠者")
+    check(r.get("坐"), actor="將冠者")
