@@ -2194,3 +2194,14 @@ def test_the_son_about_to_be_capped_is_one_participant(extractor):
     r = run_on(extractor, text, text)
     check(r.get("揖"), actor="賓", target="將冠者")
     check(r.get("坐"), actor="將冠者")
+
+
+def test_a_dish_served_before_the_host_stands_waiting_stays_unnamed(extractor):
+    """Seed 000 (鄉射禮, a web copy that runs the 經's paragraphs together): 宾升席，自西方。乃设折俎。
+    主人阼阶东疑立。 — the 折俎 is served to the guest who has just taken his mat, by someone unnamed
+    (GUIDE §3.2); the host's standing by (疑立) gives the sentence before it to the other party only
+    where it was carried to him, not a dish served to that party."""
+    r = s000(extractor, "主人阼阶上拜送爵,宾少退。荐脯醢。宾升席,自西方。乃设折俎。主人阼阶东疑立。")
+    check(r.get("設"), actor=None)
+    check(r.get("薦"), actor=None)
+    check(r.get("立"), actor="主人")

@@ -64,7 +64,8 @@ Who acts (``actor``, ``actor_inferred``)
      other than Y (坐祭…遂拜。賓答拜。主人降洗; 卒洗，揖讓升。賓西階上疑立。主人實觶 → 主人); never
      the one who then receives (升實散，大夫拜受: the giver stays unnamed), nor the one an opening act
      was done to (乃命執冪者|執冪者升 as a 斷句 model may leave it in one sentence: bidden, not bidding).
-  8. X疑立 (standing waiting) gives the carried acts of the sentence before it to the other party;
+  8. X疑立 (standing waiting) gives the carried acts of the sentence before it to the other party
+     (not a dish served with no one named: 賓升席。乃設折俎。主人阼階東疑立 — the 賓 is served);
      a clause X在/於 place alone (上射在左, 卦者在左) is a formation and does not take over; after
      X賜Y Y acts next; after a request (請 / 告) answered by 許 the asker goes on; a passage opening
      with Y答拜 goes on with Y; a 若 clause ends a waiting subject.
@@ -959,6 +960,8 @@ class _Run:
         name = self.other_named(passage, stand.actor_key)
         if name is not None:
             for e in before:
+                if e.lemma in _SERVING_VERBS and e.action.actor is None:
+                    continue  # 賓升席。乃設折俎。主人阼階東疑立: the 賓 is served, by someone unnamed
                 e.action.actor, e.actor_key = name, self.key(name)
 
     def _finished_before(self, stand: _Emitted) -> list[_Emitted]:
