@@ -2205,3 +2205,14 @@ def test_a_dish_served_before_the_host_stands_waiting_stays_unnamed(extractor):
     check(r.get("設"), actor=None)
     check(r.get("薦"), actor=None)
     check(r.get("立"), actor="主人")
+
+
+def test_there_is_an_odd_one_names_no_one(extractor):
+    """鄉射禮 in seed 000, the 經's paragraphs run together: 若有奇者，亦曰奇 is "if there is an odd
+    tally" — 有 (there is) opens no VERB…者 name — so the tally-keeper who announced goes on to hold up
+    the tallies, go back and sit; before, 有奇者 was read as a participant and took every act after it."""
+    r = s000(extractor, "释获者遂进取贤获,执以升,自西阶,尽阶不升堂,告于宾。若右胜,则曰:「右贤于左。」"
+                        "若左胜,则曰:「左贤于右。」以纯数告;若有奇者,亦曰奇。若左右钧,则左右皆执一算以告,"
+                        "曰:「左右钧。」降复位,坐,兼敛算,实八算于中,委其馀于中西;兴,共而俟。")
+    assert all(a.actor == "释获者" for a in r.actions), [(a.actor, a.verb) for a in r.actions]
+    check(r.get("俟"), actor="释获者")

@@ -161,7 +161,7 @@ def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
     first = voc.kinds.get(text[i], set())
     if first and not first & {"VERB", OTHERV, CHAR}:
         return 0
-    if text[i] == voc.zhe or text[i] in CLAUSE_MARKS:
+    if text[i] == voc.zhe or text[i] in CLAUSE_MARKS or text[i] in voc.existentials:
         return 0
     if i + 1 < end and text[i + 1] == text[i]:
         return 0  # 長受酬酬者不拜 without its marks: the name is 酬者, the first 酬 is the act before it
