@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Optional, Sequence
 
 from pipeline.actions.clause import Span
-from pipeline.actions.vocabulary import CLAUSE_TRIM, SAY, SPEECH_CLOSE, SPEECH_OPEN
+from pipeline.actions.vocabulary import CLAUSE_TRIM, SAY, SAYS, SPEECH_CLOSE, SPEECH_OPEN
 
 #: words of someone speaking (某也願見, 吾子, 敢辭, 固辭, 請終賜見); not 余 "I", which is also 餘 (the
 #: remaining) in the normalised view: 坐委餘獲 is narrative
@@ -26,7 +26,7 @@ NARRATIVE_OPENERS = set("許拜再揖降升反還卒退出入先如乃遂若則�
 
 #: words that end unquoted speech wherever a clause writes them: the answer (許諾), a return to
 #: place (復位, 反位), another saying (在野則曰: a new speech, not this one's)
-NARRATIVE_WORDS = ("許諾", "復位", "反位", "曰")
+NARRATIVE_WORDS = ("許諾", "復位", "反位", *SAYS)
 
 
 def speech_mask(text: str) -> list[bool]:
@@ -102,20 +102,18 @@ def speech_runs_on(text: str, clauses: Sequence[Span], said_until: int, opens_un
     def unnamed(k: int) -> bool:
         return k < len(rest) and opens_unnamed(*rest[k])
 
-    def speaks(k: int) -> bool:
-        return unnamed(k) and any(ch in words for ch in text[rest[k][0]:rest[k][1]])
+    def speaks(k: int) -> bool:  # of a clause that opens on no participant
+        return any(ch in words for ch in text[rest[k][0]:rest[k][1]])
 
-    def plain(k: int) -> bool:
-        if not opening or not unnamed(k):
-            return False
+    def plain(k: int) -> bool:  # the same
         clause = text[rest[k][0]:rest[k][1]].strip(CLAUSE_TRIM)
-        return bool(clause) and clause[0] not in opening and not any(w in clause for w in stops)
+        return bool(opening and clause) and clause[0] not in opening and not any(w in clause for w in stops)
 
     k = 0
-    while k < len(rest):
+    while k < len(rest) and unnamed(k):  # a clause opening on a participant ends the speech
         if speaks(k) or plain(k):
             k += 1
-        elif unnamed(k) and speaks(k + 1):
+        elif unnamed(k + 1) and speaks(k + 1):
             k += 2
         else:
             break
