@@ -693,6 +693,28 @@ def test_a_line_that_cites_zheng_is_no_zhu_marker():
     assert detect_layout(text, "10.txt") == "plain"
 
 
+def test_a_wide_line_after_a_full_commentary_line_opens_the_next_jing():
+    """A commentary's line is at most its column (20 in seeds 001 and 002); where the 注's last line
+    happens to be full, the next line, 21 wide and opening a paragraph a 注 follows, is the 經, not
+    the commentary going on (001: …賓一重席 | 乃薦脯醢大夫升席…, the 經 was read as 注 and its actor
+    lost). A 疏's line one wider than its column (002: 以下降于尸故云…) is followed by more 疏, no 注: it
+    stays in the 疏."""
+
+    def layer_of(text: str, words: str) -> set[str]:
+        read = segment_layers(text, "seed.txt")
+        at = text.index(words)
+        return {s.layer for s in read.segments if s.start < at + len(words) and s.end > at}
+
+    s001, s002 = seed("001"), seed("002")
+    assert layer_of(s001, "乃薦脯醢大夫升席設折俎") == {"JING"}
+    assert layer_of(s001, "衆賓未拾取矢皆袒決遂執弓") == {"JING"}
+    assert layer_of(s001, "賓一重席") == {"ZHU"}
+    assert layer_of(s002, "宗人遣舉奠及長兄弟盥") == {"JING"}
+    assert layer_of(s002, "宰自主人之左贊命") == {"JING"}
+    assert layer_of(s002, "以下降于尸故云胾醢豆") == {"SHU"}
+    assert layer_of(s002, "禮唯有筮遠日之文") == {"OTHER"}
+
+
 def test_a_wrapped_text_whose_commentary_is_set_lower_reads_as_written():
     """Kanripo shows a 四庫 儀禮 compilation (儀禮集編) with its commentary set a step lower than the
     經 (` 註曰…`, ` 疏曰…`, and their continuation lines) and a page label between pages ([015-1b]),

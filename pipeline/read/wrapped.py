@@ -128,7 +128,11 @@ def read_wrapped(raw: str) -> Reading:
                 # where the commentary is set lower than the 經 (Kanripo shows it a space in), a
                 # lowered line goes on with it — a 注 may be followed by a 疏, not only by a 經
                 followed = indents[i] if lowered else not _next_opens_zhu(kept, marks, i)
-                continues = last_width >= full and followed
+                # a line wider than the commentary's column that opens a paragraph a 注 follows is
+                # the 經, after a commentary whose last line happened to be full (儀禮集釋: …賓一重席 |
+                # 乃薦脯醢…); a 疏's line may be one wider too, but a 注 does not follow its paragraph
+                opens = not lowered and widths[i] > zhu_width and _opens_annotated(kept, marks, widths, i, jing_width)
+                continues = last_width >= full and followed and not opens
         if continues and current is not None:
             current.end = ce
         elif marker is not None:
@@ -198,6 +202,21 @@ def _next_opens_zhu(kept: list[tuple[int, int]], marks: list[Optional[Marker]], 
         if kept[j][0] < kept[j][1]:
             return marks[j] is not None and marks[j].layer == "ZHU"
     return False
+
+
+def _opens_annotated(kept: list[tuple[int, int]], marks: list[Optional[Marker]], widths: list[float], i: int,
+                     jing_width: int) -> bool:
+    """Whether line ``i`` opens an unmarked paragraph (its lines go on while full at the 經's width)
+    that a 注 (鄭注, 註曰) follows: the shape of a 經 and its 注."""
+    j = i
+    while True:
+        if marks[j] is not None:
+            return False
+        if widths[j] < jing_width:
+            return _next_opens_zhu(kept, marks, j)
+        j = next((k for k in range(j + 1, len(kept)) if kept[k][0] < kept[k][1]), -1)
+        if j < 0:
+            return False
 
 
 _INLINE, _INLINE_MARKERS = inline_regex(circled=True)
