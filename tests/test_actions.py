@@ -978,6 +978,15 @@ def test_ting_shi_is_a_noun(extractor):
     check(r.get("加"), actor=None, object="璧")
 
 
+def test_dragons_on_the_banner_are_no_ascent_and_the_five_ranks_one_participant(extractor):
+    r = xh(extractor, "10", 125)  # 天子乘龍，載大旂，象日月、升龍、降龍，出，拜日於東門之外，反祀方明。
+    assert not r.all("升") and not r.all("降")
+    check(r.get("出"), actor="天子")
+    r = xh(extractor, "10", 119)  # 上介皆奉其君之旂，置於宮，尚左。公侯伯子男皆就其旂而立。
+    check(r.get("就"), actor="公侯伯子男")
+    check(r.get("立"), actor="公侯伯子男")
+
+
 def test_facing_clause_stays_with_its_actor_when_another_is_named(extractor):
     r = xh(extractor, "10", 93)  # 諸公奉篋服，加命書于其上，升自西階，東面，大史是右。
     check(r.get("加"), actor="諸公", object="命書", location="其上")

@@ -124,6 +124,9 @@ OFFERING_SOURCES = set("肺 黍 稷 籩 豆 膴 脯 醢 菹 韭".split())
 #: target): a name only where they open a predicate; right after a subject (嗣舉奠) or after an act
 #: of the clause (執旌負侯而俟) they are the act 舉 / 負 and the thing
 VERB_TITLES = set("舉奠 負侯".split())
+#: the five ranks named together (覲禮: 公侯伯子男皆就其旂而立): one participant of the acts, where
+#: the lexicon reads 公, the archery target 侯 and the rest apart (each rank its own ACTOR span)
+RANKS = set("公侯伯子男".split())
 #: participants that only assist the principal (宗人贊祭, 庶子贊授肺) do not take over the
 #: carried actor: the principal's sequence goes on after their clause
 ASSIST_WORDS = set("贊".split())
@@ -135,9 +138,10 @@ TREATING_VERBS = set("延 勞 賜".split())
 #: the 記: 從父 / 從祖 / 從母 (the father's brother's line, the mother's sister: 從父昆弟 is a cousin,
 #: not "follows the father"), 適子 / 適孫 / 適婦 (嫡, the principal heir: 適子冠於阼 is no going),
 #: 出妻 (a divorced wife), 從服 (mourning worn by extension), 命夫 / 命婦 (the ranked man and wife,
-#: as 喪服's 傳 defines them: 兄弟有命夫、命婦在焉 commands no one); and a cloth of N 升 (衰三升,
-#: 冠六升: the count of its threads, no ascent)
-NOUN_WORDS = ("庭實 反面 從父 從祖 從母 從服 適子 適孫 適婦 出妻 命夫 命婦 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
+#: as 喪服's 傳 defines them: 兄弟有命夫、命婦在焉 commands no one); the dragons rising and falling
+#: painted on the king's banner (覲禮: 象日月、升龍、降龍); and a cloth of N 升 (衰三升, 冠六升: the
+#: count of its threads, no ascent)
+NOUN_WORDS = ("庭實 反面 從父 從祖 從母 從服 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
 #: 將 before a verb: the act is about to be done, not done (公將射，則…; 予一人將受之)
 ABOUT_TO = "將"
 #: the hands: a place only after 于 (實于左手), manner elsewhere (尚左手, 左執爵)
@@ -273,6 +277,8 @@ class Vocabulary:
                 add(w, OTHERV)
         for w in VERB_TITLES:  # participants only where the clause analyser says so, so not in
             add(w, ACTOR)      # the lexicon that the span ruler and the 斷句 features read
+        for w in RANKS:
+            add(w, ACTOR)
         for w in NOUN_WORDS:
             add(w, CHAR)
         for w, value in COUNTS.items():
