@@ -440,6 +440,13 @@ def test_bai_ru_qing_li_ci_xu(extractor):
     check(r.get("拜", 3), actor="賓", response=True, count=None)
 
 
+def test_no_one_is_the_target_of_his_own_act(extractor):
+    # the participant carried on is the one the act is done to, and no other is named: nobody
+    # (the 司射 of the passage before tells the 大夫 whom they shoot with)
+    r = xh(extractor, "05", 453)  # 遂告于大夫，大夫雖眾，皆與士為耦。以耦告于大夫，曰︰「某御於子。」
+    check(r.get("告", 1), actor=None, target="大夫")
+
+
 def test_da_yi_bai(extractor):
     r = xh(extractor, "03", 54)  # 賓入，奠贄，再拜。主人答壹拜。
     check(r.get("拜", 0), actor="賓", actor_inferred=True, count=2)

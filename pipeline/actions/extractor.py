@@ -773,8 +773,9 @@ class _Run:
                     and self.x.normalise(_SCORER) not in self.key(actor):
                 actor = None  # 眾賓繼射，釋獲皆如初: the scorer counts the hits, not the shooters
             if inferred and actor and d.target and self.key(view.written(*d.target)) == self.key(actor):
-                # 主人答拜。|乃請賓: no one asks himself; the other party named does
-                actor = self.other_named(sentence[0], self.key(actor)) or actor
+                # 主人答拜。|乃請賓: no one asks himself; the other party named does, or one unnamed
+                # (大夫雖眾，皆與士為耦。以耦告于大夫: the 司射 of the passage before tells them)
+                actor = self.other_named(sentence[0], self.key(actor))
             act = self.action(view, d, actor, inferred)
             if piece.thing_topic and subject is None and piece.topic and act.object is None \
                     and d.lemma in _PLACING_VERBS:
