@@ -2155,6 +2155,29 @@ def test_a_thing_the_lexicon_lacks_after_washing_or_a_bow_of_receiving():
     check(xh(ActionExtractor(), "04", 384).get("釋"), actor="主人", object="服")
 
 
+def test_an_office_s_head_or_second_the_lexicon_lacks_is_one_participant_in_a_passage_read_alone():
+    """大射's passages read alone with a lexicon that lacks its officers' titles (a chapter never
+    seen writes its own): 司馬正 written 司馬政, 小臣師, 僕人師, 司馬師 open a clause of the passage
+    as an office the lexicon knows and 正 / 政 / 師 before an act; the acts are theirs, not the
+    office's, as they were only where the whole chapter was read."""
+    from pipeline.nlp.lexicon import Lexicon
+
+    titles = {"司馬正", "司馬政", "小臣師", "僕人師", "司馬師"}
+    shipped = Lexicon.load()
+    lacking = Lexicon(terms={label: [t for t in terms if t not in titles] for label, terms in shipped.terms.items()},
+                      verb_lemmas=shipped.verb_lemmas)
+    x = ActionExtractor(lexicon=lacking, model_names=True)  # as yili process reads
+    r = xh(x, "07", 384)  # 司馬政適次，袒、決、遂，執弓，右挾之，出，升自西階，…
+    assert {a.actor for a in r.actions} == {"司馬政"}
+    r = xh(x, "07", 539)  # 公卒射，小臣師以巾退，反位。大射正受弓。
+    check(r.get("退"), actor="小臣師")
+    r = xh(x, "07", 614)  # …僕人師繼酌射爵，取觶實之，反奠于豐上，退俟于序端。
+    check(r.get("酌"), actor="僕人師")
+    check(r.get("俟"), actor="僕人師")
+    r = xh(x, "07", 503)  # 公將射，則司馬師命負侯，皆執其旌以負其侯而俟。
+    check(r.get("命"), actor="司馬師")
+
+
 def test_crossing_names_of_a_document_are_read_in_reading_order_whatever_order_they_come_in():
     """15 p401 without its marks (酬長兄弟長兄弟在右), its document's names 長兄弟 and 兄弟長 both
     unknown to the lexicon (a chapter never seen): the first name read is the name, as the

@@ -7,7 +7,8 @@ are: a word nobody knows that opens clause after clause right before an act of t
 do few different acts and seldom; words of speech (敢固辭) open few kinds of act; hence the two
 thresholds, chosen on the dev chapters with each chapter's own terms taken out of the lexicon.
 An office named as offices are named, a rank or head with a participant the lexicon knows (小樂正,
-僕人師, 宰胥), needs one such clause. So, within its own passage, does a word nobody knows that opens a
+僕人師, 宰胥), needs one clause opening on it before its predicate, in a document or in a passage read
+alone (:func:`title_openings`). So, within its own passage, does a word nobody knows that opens a
 sentence before an act only a person does (侯氏再拜稽首, read alone), or any clause bowing to another
 (主人拜，尸答拜; 主人拜受角，尸拜送): a passage read alone has one or two sentences to go on, not three
 (:func:`passage_subjects`).
@@ -20,8 +21,8 @@ from typing import Iterable, Sequence
 
 from pipeline.actions.tokens import TokenStream, tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, ADV, AND, ANDS, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, PUNCT, RESP, RESPONSES, SENTENCE_MARKS,
-    VERB, Vocabulary,
+    ACTOR, ADV, AND, ANDS, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, OTHERV, PUNCT, RESP, RESPONSES,
+    SENTENCE_MARKS, VERB, WITH, Vocabulary,
 )
 
 #: how often, and before how many different acts, an unknown word opens a clause to be a participant
@@ -29,13 +30,16 @@ MIN_OPENINGS = 3
 MIN_ACTS = 3
 #: at most this many characters: names longer than that the span model reads well
 MAX_LENGTH = 3
-#: the ranks and heads of an office (小臣 → 小臣師, 小臣正; 樂正 → 小樂正; 宰 → 宰胥): a participant the
-#: lexicon knows with one of them before or after it, opening a clause before an act, is an office
-#: of its own from its first such clause on
+#: the ranks and heads of an office (小臣 → 小臣師, 小臣正; 樂正 → 小樂正; 宰 → 宰胥; 司馬正 written
+#: 司馬政 in 大射): a participant the lexicon knows with one of them before or after it, opening a
+#: clause before an act, is an office of its own from its first such clause on, in its document
+#: and in a passage read alone
 TITLE_PREFIXES = "小少大"
-TITLE_SUFFIXES = "正師胥"
+TITLE_SUFFIXES = "正政師胥"
 #: between the subject and its act: 尸又三飯, 祝先入, 尸不拜, 尸答拜
 _BETWEEN = frozenset({ADV, NEG, COUNT, RESP})
+#: what opens a predicate after a title: these, an act, a verb outside the closed list, 以
+_PREDICATE = _BETWEEN | {VERB, OTHERV, WITH}
 #: what a name the lexicon lacks is written with: characters nothing knows, a number (兩𦿉: a name
 #: the span model reads that opens on one is no name of the document, 三獻, but one that opens
 #: clause after clause is), and words (侯氏 is 侯, the target of archery, and 氏; 宗婦 is 宗 and 婦)
@@ -128,13 +132,32 @@ def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], vo
         for word, act in clause_subjects(text, clauses, voc):
             openings[word] += times
             acts[word].add(act)
+    titles = {w for text, clauses in dict.fromkeys((text, tuple(clauses)) for text, clauses in views)
+              for w in title_openings(text, clauses, voc)}
+    return frozenset(w for w, n in openings.items() if n >= min_openings and len(acts[w]) >= min_acts) | titles
+
+
+def title_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabulary) -> Iterable[str]:
+    """The office titles built on a participant the vocabulary knows (小臣師, 司馬政, 小樂正) that
+    open a clause of ``text``, after its adverbs (則司馬師命負侯), before its predicate: an act, a
+    verb outside the closed list (僕人師繼酌), 以 (小臣師以巾退), an adverb, a negation, a count."""
     prefixes, suffixes = voc.normalise(TITLE_PREFIXES), voc.normalise(TITLE_SUFFIXES)
-
-    def titled(word: str) -> bool:
-        return len(word) > 1 and ((word[0] in prefixes and ACTOR in voc.kinds.get(word[1:], ()))
-                                  or (word[-1] in suffixes and ACTOR in voc.kinds.get(word[:-1], ())))
-
-    return frozenset(w for w, n in openings.items() if (n >= min_openings and len(acts[w]) >= min_acts) or titled(w))
+    for s, e in clauses:
+        while s < e and text[s] in CLAUSE_TRIM:
+            s += 1
+        if not any(ch in prefixes or ch in suffixes for ch in text[s:s + voc.max_len + 4]):
+            continue  # most clauses hold no rank or head near their opening: not tokenized
+        tokens = TokenStream(text, s, e, voc)
+        k = 0
+        while (t := tokens.get(k)) is not None and t.kinds == {ADV}:
+            k += 1
+        first, second, after = tokens.get(k), tokens.get(k + 1), tokens.get(k + 2)
+        if first is None or second is None or after is None or not after.kinds & _PREDICATE:
+            continue
+        if ACTOR in first.kinds and second.kinds == {CHAR} and second.text in suffixes:
+            yield first.text + second.text
+        elif first.kinds == {CHAR} and first.text in prefixes and ACTOR in second.kinds:
+            yield first.text + second.text
 
 
 def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabulary) -> frozenset[str]:
@@ -159,9 +182,10 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
     # bows needs, as text
     bowing = [voc.normalise(w) for w in _BOWING]
     read = [c for c in clauses if c in firsts or any(w in text[c[0]:c[1]] for w in bowing)]
+    # and an office's title opening any clause (僕人師繼酌射爵, 小臣師以巾退), as in a document
     return frozenset(word for clause, word, act, bows in _clause_openings(text, read, voc, PASSAGE_ADVERBS)
                      if act in PERSONAL_ACTS and (clause in firsts or bows) and _new_name(word, voc)
-                     and word + then not in text)
+                     and word + then not in text) | frozenset(title_openings(text, clauses, voc))
 
 
 def listed_names(text: str, voc: Vocabulary) -> frozenset[str]:
