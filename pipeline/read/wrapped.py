@@ -103,6 +103,7 @@ def read_wrapped(raw: str) -> Reading:
     marks = [line_marker(raw[cs:ce]) if cs < ce else None for cs, ce in kept]
     widths = [width(raw[cs:ce], notes_half=True) if cs < ce else 0.0 for cs, ce in kept]
     lowered = _commentary_set_lower(marks, indents)
+    annotated: dict[int, bool] = {}  # line → whether it opens a paragraph a 注 follows (read once)
     wrapped = _hard_wrapped([w for (cs, ce), w in zip(kept, widths) if cs < ce])
     for i, (cs, ce) in enumerate(kept):
         if cs == -2:  # a page label (Kanripo's [010-1b]) falls where the page ends, inside a block or not
@@ -131,7 +132,7 @@ def read_wrapped(raw: str) -> Reading:
                 # a line wider than the commentary's column that opens a paragraph a 注 follows is
                 # the 經, after a commentary whose last line happened to be full (儀禮集釋: …賓一重席 |
                 # 乃薦脯醢…); a 疏's line may be one wider too, but a 注 does not follow its paragraph
-                opens = not lowered and widths[i] > zhu_width and _opens_annotated(kept, marks, widths, i, jing_width)
+                opens = not lowered and widths[i] > zhu_width and _opens_annotated(kept, marks, widths, i, jing_width, annotated)
                 continues = last_width >= full and followed and not opens
         if continues and current is not None:
             current.end = ce
@@ -205,18 +206,26 @@ def _next_opens_zhu(kept: list[tuple[int, int]], marks: list[Optional[Marker]], 
 
 
 def _opens_annotated(kept: list[tuple[int, int]], marks: list[Optional[Marker]], widths: list[float], i: int,
-                     jing_width: int) -> bool:
+                     jing_width: int, known: dict[int, bool]) -> bool:
     """Whether line ``i`` opens an unmarked paragraph (its lines go on while full at the 經's width)
-    that a 注 (鄭注, 註曰) follows: the shape of a 經 and its 注."""
-    j = i
-    while True:
+    that a 注 (鄭注, 註曰) follows: the shape of a 經 and its 注. ``known``: the answer for every line
+    walked so far (each line of the paragraph has its last line's), so that a long run of wide
+    lines is walked once, not once per line."""
+    walked = []
+    j, answer = i, False
+    while j >= 0 and j not in known:
+        walked.append(j)
         if marks[j] is not None:
-            return False
+            break
         if widths[j] < jing_width:
-            return _next_opens_zhu(kept, marks, j)
+            answer = _next_opens_zhu(kept, marks, j)
+            break
         j = next((k for k in range(j + 1, len(kept)) if kept[k][0] < kept[k][1]), -1)
-        if j < 0:
-            return False
+    else:
+        answer = known.get(j, False)
+    for k in walked:
+        known[k] = answer and marks[k] is None
+    return known[i] if i in known else answer
 
 
 _INLINE, _INLINE_MARKERS = inline_regex(circled=True)
