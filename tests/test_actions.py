@@ -2246,6 +2246,31 @@ def test_a_dish_served_before_the_host_stands_waiting_stays_unnamed(extractor):
     check(r.get("立"), actor="主人")
 
 
+def test_whatever_is_painted_names_no_one(extractor):
+    """The 記 of 鄉射禮 in seed 000, its rules run together: 凡畫者，丹質 is "whatever is painted has a
+    red ground" — 凡 (all, whenever) makes a class of 畫者, not a participant — so the shooting from
+    between the pillars that follows is no one's; before, 凡畫者 shot and, through the next rules,
+    went to the west of the hall and in and out south of the 司馬."""
+    r = s000(extractor, "凡画者,丹质。射自楹间,物长如笴。其间容弓,距随长武。序则物当栋,堂则物当楣,命负侯者,由其位。"
+                        "凡适堂西,皆出入于司马之南。")
+    assert "凡画者" not in {a.actor for a in r.actions}
+    check(r.get("射"), actor=None)
+    # a class of people too (凡執幣者，不趨: whoever holds a gift does not hurry): no act read in it
+    assert not xh(extractor, "03", 136).actions
+
+
+def test_a_rule_for_whoever_carries_no_one_in_or_out(extractor):
+    """A sentence opening on 凡 (whenever, all) is a rule for whoever does it: no participant of the
+    text before is carried into it (seed 000's 記, its rules run together: 凡适堂西，皆出入于司马之南
+    was the 士 of 士布侯's), nor one it names later taken for its first act (03 p110: 凡侍坐於君子
+    is whoever sits in attendance, not the 君子)."""
+    r = s000(extractor, "大夫布侯,画以虎豹;士布侯,画以鹿豕。凡画者,丹质。射自楹间,物长如笴。"
+                        "其间容弓,距随长武。序则物当栋,堂则物当楣,命负侯者,由其位。凡适堂西,皆出入于司马之南。")
+    assert {a.actor for a in r.actions} == {None}, [(a.actor, a.verb) for a in r.actions]
+    r = xh(extractor, "03", 110)  # 凡侍坐於君子，君子欠伸，問日之早晏，以食具告。…
+    check(r.get("坐"), actor=None)
+
+
 def test_there_is_an_odd_one_names_no_one(extractor):
     """鄉射禮 in seed 000, the 經's paragraphs run together: 若有奇者，亦曰奇 is "if there is an odd
     tally" — 有 (there is) opens no VERB…者 name — so the tally-keeper who announced goes on to hold up

@@ -450,7 +450,8 @@ class _Run:
                 continue  # the rite's name (鄉射之禮。): no act
             sent_index = _containing(sentences, cs)
             sentence = (number, sent_index)
-            if sentence != current_sentence:
+            opens_sentence = sentence != current_sentence
+            if opens_sentence:
                 # 賓北面答拜|揖復位 with a sentence end the 斷句 put after 答拜: the one who answered
                 # bows and goes back (the editors never end the sentence there), not the drinker
                 bows_on = not punctuated and text[cs:ce].strip(_TRIM)[:1] == self.x.normalise("揖")
@@ -459,6 +460,10 @@ class _Run:
             trimmed = _trim(text, cs, ce)
             if trimmed is None:
                 continue
+            if opens_sentence and text[trimmed[0]] in _GENERAL:
+                # 凡適堂西，皆出入于司馬之南: a rule of the 記 for whoever does it, where its rules run
+                # together (a web copy): no one of the rule before is carried into it, nor out of it
+                self.current, self.unnamed = None, True
             if text[trimmed[0]] in _CONDITION:
                 self.flush_pending()  # 下射於左，若有餘算，則反委之: a condition opens a new frame
             if text[trimmed[0]] in _THEN and at > 0:
@@ -1147,6 +1152,8 @@ class _Run:
 _THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
+#: 凡 "whenever, all" opening a sentence: a general rule (the 記's)
+_GENERAL = "凡"
 _THEN = "则則"
 #: the acts of a bow another may decline (小臣正辭): 拜, and 稽首 closing 再拜稽首
 _BOWS = ("拜", "稽首")

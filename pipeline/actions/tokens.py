@@ -95,7 +95,9 @@ def iter_tokens(text: str, start: int, end: int, voc: Vocabulary, names: Optiona
         name = _name_length(text, i, end, voc)
         if name > max(length, 1):
             word = text[i : i + name]
-            yield Token(i, i + name, word, frozenset({"ACTOR"}))
+            # 凡X者 is a class the 記 gives a rule for (凡畫者，丹質: whatever is painted; 凡奠者於左:
+            # whatever is set down), no participant who acts and goes on acting: one word, no act in it
+            yield Token(i, i + name, word, frozenset({CHAR if ch in voc.generals else "ACTOR"}))
             i += name
             continue
         if length <= 1 and ch == voc.crowd and text[i + 1 : i + 2] == voc.all_word:

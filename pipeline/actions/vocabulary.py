@@ -218,6 +218,8 @@ class Vocabulary:
     #: 有 / 無 "there is (not)": they open no VERB…者 name (若有奇者 is "if there is an odd one";
     #: the gold names 執爵者 in 有執爵者, 遵者 in 有遵者), though the name may follow them
     existentials: frozenset = frozenset()
+    #: 凡 "all, whenever" opening a VERB…者 word: a class the rule is about, not a participant
+    generals: frozenset = frozenset()
     not_acts_after: frozenset = frozenset()
     #: the sides of a laid piece that 進 puts forward (進腠 the skin side, 魚進鬐 the fin, 進柢 the
     #: base, 進末 / 進本): how a dish is laid, no one advances
@@ -328,6 +330,7 @@ class Vocabulary:
         voc.report_verbs = frozenset(n(x) for x in ("反", "復"))
         voc.name_openers = frozenset(n(x) for x in ("坐", "立", "不"))
         voc.existentials = frozenset(n(x) for x in ("有", "無"))
+        voc.generals = frozenset(n(x) for x in ("凡",))
         voc.not_acts_after = frozenset(n(x) for x in ("為", "無"))
         voc.laid_forward = frozenset(n(x) for x in "腠鬐柢末本")
         voc.powers = frozenset(n(x) for x in ("天", "地", "日", "月", "山", "川", "丘陵", "四瀆", "方明", "社", "稷"))
