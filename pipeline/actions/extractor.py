@@ -460,7 +460,7 @@ class _Run:
             trimmed = _trim(text, cs, ce)
             if trimmed is None:
                 continue
-            if opens_sentence and text[trimmed[0]] in _GENERAL:
+            if opens_sentence and text[trimmed[0]] in self.voc.generals:
                 # 凡適堂西，皆出入于司馬之南: a rule of the 記 for whoever does it, where its rules run
                 # together (a web copy): no one of the rule before is carried into it, nor out of it
                 self.current, self.unnamed = None, True
@@ -1152,8 +1152,6 @@ class _Run:
 _THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
-#: 凡 "whenever, all" opening a sentence: a general rule (the 記's)
-_GENERAL = "凡"
 _THEN = "则則"
 #: the acts of a bow another may decline (小臣正辭): 拜, and 稽首 closing 再拜稽首
 _BOWS = ("拜", "稽首")

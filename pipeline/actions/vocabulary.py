@@ -218,7 +218,8 @@ class Vocabulary:
     #: 有 / 無 "there is (not)": they open no VERB…者 name (若有奇者 is "if there is an odd one";
     #: the gold names 執爵者 in 有執爵者, 遵者 in 有遵者), though the name may follow them
     existentials: frozenset = frozenset()
-    #: 凡 "all, whenever" opening a VERB…者 word: a class the rule is about, not a participant
+    #: 凡 "all, whenever": opening a sentence, a rule for whoever does it (the 記's: no one carried
+    #: into it); opening a VERB…者 word, a class the rule is about, not a participant
     generals: frozenset = frozenset()
     not_acts_after: frozenset = frozenset()
     #: the sides of a laid piece that 進 puts forward (進腠 the skin side, 魚進鬐 the fin, 進柢 the
