@@ -2178,6 +2178,21 @@ def test_an_office_s_head_or_second_the_lexicon_lacks_is_one_participant_in_a_pa
     check(r.get("命"), actor="司馬師")
 
 
+def test_one_the_lexicon_lacks_going_to_his_place_is_someone():
+    """特牲 p195 read alone with a lexicon that lacks 尸 (a chapter never seen brings its own
+    principals): 尸即席坐 opens the passage on a word nobody knows before 即 (goes to his mat), an act
+    only a person does, so 尸 is the one who goes and sits, and the host bows to him."""
+    from pipeline.nlp.lexicon import Lexicon
+
+    shipped = Lexicon.load()
+    lacking = Lexicon(terms={label: [t for t in terms if t != "尸"] for label, terms in shipped.terms.items()},
+                      verb_lemmas=shipped.verb_lemmas)
+    r = xh(ActionExtractor(lexicon=lacking, model_names=True), "15", 195)  # 尸即席坐，主人拜妥尸。
+    check(r.get("即"), actor="尸")
+    check(r.get("坐"), actor="尸")
+    check(r.get("拜"), actor="主人")
+
+
 def test_crossing_names_of_a_document_are_read_in_reading_order_whatever_order_they_come_in():
     """15 p401 without its marks (酬長兄弟長兄弟在右), its document's names 長兄弟 and 兄弟長 both
     unknown to the lexicon (a chapter never seen): the first name read is the name, as the

@@ -202,7 +202,9 @@ def test_passages_of_one_document_given_as_records_are_read_with_the_names_of_al
         assert f"{path}:22" in written[21]["error"] and "JINGG" in written[31]["error"]
         return written[:10] + written[11:21] + written[22:31] + written[32:], written[10]
 
-    assert sum(acts(t) != acts(a) for t, a in zip(together, alone)) >= 10  # 尸 answers, 尸 eats …
+    # 尸 answers, 尸 eats … (a passage alone finds 尸 itself only where it opens a sentence before an
+    # act only a person does: 尸即席坐)
+    assert sum(acts(t) != acts(a) for t, a in zip(together, alone)) >= 9
     for jobs in (1, 2):
         out = tmp_path / f"out{jobs}.jsonl"
         report = BatchRunner(cfg, jobs=jobs, resume=False).run([str(path)], out)
