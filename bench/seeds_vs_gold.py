@@ -23,6 +23,7 @@ wrapping (a 經 read as the 注 before it) was found so. Writes JSON and Markdow
 from __future__ import annotations
 
 import argparse
+from bisect import bisect_left
 import json
 import sys
 from collections import Counter, defaultdict
@@ -30,6 +31,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from pipeline.layers.features import fold_script  # noqa: E402
+from pipeline.text.marks import is_text_char  # noqa: E402
 
 #: how many characters of a passage's opening and end find it in a seed
 EDGE = 6
@@ -47,9 +51,6 @@ def seed_chapters() -> dict[str, str]:
 
 def folded(text: str) -> tuple[str, list[int]]:
     """``text``'s characters script-folded with the marks and spaces dropped, and where each was."""
-    from pipeline.layers.features import fold_script
-    from pipeline.text.marks import is_text_char
-
     keep, where = [], []
     for i, ch in enumerate(fold_script(text)):
         if is_text_char(ch):
@@ -59,12 +60,8 @@ def folded(text: str) -> tuple[str, list[int]]:
 
 
 def key(action: dict) -> tuple[str, str, bool]:
-    from pipeline.layers.features import fold_script
-    from pipeline.text.marks import is_text_char
-
     actor = action.get("actor")
-    name = "".join(ch for ch in fold_script(actor) if is_text_char(ch)) if actor else "-"
-    return name, action["verb"], bool(action.get("negated"))
+    return folded(actor)[0] if actor else "-", action["verb"], bool(action.get("negated"))
 
 
 def locate(seed_text: str, where: list[int], passage: str) -> list[tuple[int, int]]:
@@ -80,13 +77,14 @@ def locate(seed_text: str, where: list[int], passage: str) -> list[tuple[int, in
     return found
 
 
-def best_copy(actions: list[dict], ranges: list[tuple[int, int]], gold: Counter) -> Counter:
+def best_copy(keyed: list[tuple[int, tuple]], ranges: list[tuple[int, int]], gold: Counter) -> Counter:
     """The seed's tuple keys in the copy whose verbs agree best with the gold's (a duplicated
-    paragraph the reader removed has none)."""
+    paragraph the reader removed has none). ``keyed``: (start, key) of the seed's tuples, by start."""
+    starts = [start for start, _key in keyed]
     verbs = Counter(k[1:] for k in gold.elements())
     best, chosen = None, Counter()
     for lo, hi in ranges:
-        ours = Counter(key(a) for a in actions if lo <= a["start"] < hi)
+        ours = Counter(k for _start, k in keyed[bisect_left(starts, lo):bisect_left(starts, hi)])
         mine = Counter(k[1:] for k in ours.elements())
         score = sum((mine & verbs).values()) - 0.5 * sum((mine - verbs).values()) + 0.01 * sum((ours & gold).values())
         if best is None or score > best:
@@ -115,6 +113,7 @@ def run() -> dict:
         (item,) = list(iter_inputs([str(path)]))
         out = processor.process_item(item)
         text, where = folded(out["text"])
+        keyed = sorted(((a["start"], key(a)) for a in out["actions"]), key=lambda x: x[0])
         counts = Counter()
         for record in dev[chapter]:
             passage, _ = folded(record["text"])
@@ -125,7 +124,7 @@ def run() -> dict:
                 counts["not found"] += 1
                 continue
             gold = Counter(key(a) for a in record["actions"])
-            ours = best_copy(out["actions"], ranges, gold)
+            ours = best_copy(keyed, ranges, gold)
             counts["passages"] += 1
             counts["gold"] += sum(gold.values())
             counts["seed"] += sum(ours.values())

@@ -49,9 +49,6 @@ _NOUNISH = frozenset({CHAR, OBJECT, LOCATION, ACTOR, NUM})
 #: (主人其祭糗脩) as often as a participant opens clauses. Of that list these stay: 者 and 諸 make
 #: names (獲者, 諸公), 人 and 旅 are parts of them (宗人, 旅食), 命 is an act
 IN_NAMES = "者諸人旅命"
-#: 凡 "whenever, all" opens the rules of a 記 (凡適堂西，皆出入于司馬之南; 凡挾矢; 凡旅，不洗): the
-#: acts after it are anyone's, so it opens no name however often it opens a clause
-NOT_IN_NAMES = "凡"
 #: acts only a person does: a word nobody knows opening a sentence before one of them is someone in
 #: that passage (即: goes to his mat or place, 尸即席坐). Not 射 (大射, 誘射: the rite, the demonstration), nor the acts things do in this
 #: text (肝從, 俎入設, 心立, 鼎升), nor 洗 (the basin)
@@ -70,8 +67,10 @@ _INSIDE_TRIM = "".join(c for c in CLAUSE_TRIM if c not in SENTENCE_MARKS)
 
 
 def _particles(voc: Vocabulary, adverbs: str = "") -> set[str]:
-    """The characters no name holds (:data:`IN_NAMES` aside), and ``adverbs``."""
-    return (voc.not_things - set(voc.normalise(IN_NAMES))) | set(voc.normalise(NOT_IN_NAMES + adverbs))
+    """The characters no name holds (:data:`IN_NAMES` aside), and ``adverbs``. Nor 凡 (whenever, all:
+    ``voc.generals``), which opens the rules of a 記 (凡適堂西，皆出入于司馬之南; 凡挾矢; 凡旅，不洗): the acts
+    after it are anyone's, so it opens no name however often it opens a clause."""
+    return (voc.not_things - set(voc.normalise(IN_NAMES))) | voc.generals | set(voc.normalise(adverbs))
 
 
 def _new_name(word: str, voc: Vocabulary) -> bool:
@@ -127,13 +126,13 @@ def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], vo
     head around a participant the vocabulary knows) that open one."""
     openings: Counter[str] = Counter()
     acts: dict[str, set[str]] = defaultdict(set)
+    titles: set[str] = set()
     # each distinct passage read once, its openings counted as often as it is written
     for (text, clauses), times in Counter((text, tuple(clauses)) for text, clauses in views).items():
         for word, act in clause_subjects(text, clauses, voc):
             openings[word] += times
             acts[word].add(act)
-    titles = {w for text, clauses in dict.fromkeys((text, tuple(clauses)) for text, clauses in views)
-              for w in title_openings(text, clauses, voc)}
+        titles.update(title_openings(text, clauses, voc))
     return frozenset(w for w, n in openings.items() if n >= min_openings and len(acts[w]) >= min_acts) | titles
 
 

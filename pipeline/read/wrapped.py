@@ -196,13 +196,16 @@ def _commentary_set_lower(marks: list[Optional[Marker]], indents: list[bool]) ->
     return sum(marked) >= 3 and 2 * sum(marked) > len(marked)
 
 
+def _next_line(kept: list[tuple[int, int]], i: int) -> int:
+    """The next content line after line ``i`` (-1 if none): blank lines and furniture are skipped."""
+    return next((j for j in range(i + 1, len(kept)) if kept[j][0] < kept[j][1]), -1)
+
+
 def _next_opens_zhu(kept: list[tuple[int, int]], marks: list[Optional[Marker]], i: int) -> bool:
     """Whether the next content line opens a 注 (鄭注, 註曰): a 注 follows its 經, so the line before it
     is that 經. Not a 疏 (疏曰) or a later scholar: they follow the 注 itself, whose last line this may be."""
-    for j in range(i + 1, len(kept)):
-        if kept[j][0] < kept[j][1]:
-            return marks[j] is not None and marks[j].layer == "ZHU"
-    return False
+    j = _next_line(kept, i)
+    return j >= 0 and marks[j] is not None and marks[j].layer == "ZHU"
 
 
 def _opens_annotated(kept: list[tuple[int, int]], marks: list[Optional[Marker]], widths: list[float], i: int,
@@ -215,17 +218,16 @@ def _opens_annotated(kept: list[tuple[int, int]], marks: list[Optional[Marker]],
     j, answer = i, False
     while j >= 0 and j not in known:
         walked.append(j)
-        if marks[j] is not None:
+        if marks[j] is not None:  # a marked line: no paragraph of the 經 runs into it
             break
-        if widths[j] < jing_width:
+        if widths[j] < jing_width:  # the paragraph's last line
             answer = _next_opens_zhu(kept, marks, j)
             break
-        j = next((k for k in range(j + 1, len(kept)) if kept[k][0] < kept[k][1]), -1)
+        j = _next_line(kept, j)
     else:
         answer = known.get(j, False)
-    for k in walked:
-        known[k] = answer and marks[k] is None
-    return known[i] if i in known else answer
+    known.update(dict.fromkeys(walked, answer))
+    return known[i]
 
 
 _INLINE, _INLINE_MARKERS = inline_regex(circled=True)
