@@ -471,6 +471,7 @@ class DocumentProcessor:
     def _prepare(self, record: dict[str, Any]) -> "_Prepared":
         """Every stage before the tuples: layers, views, sentences, clauses, tagged spans, passages."""
         from pipeline.actions import Passage
+        from pipeline.actions.rites import corpse_ranges
         from pipeline.read.inputs import record_fault
         from pipeline.text.normalise import segment_view
         from pipeline.text.sentences import split_units
@@ -504,6 +505,7 @@ class DocumentProcessor:
                                # characters whose layer the witness's edition decided, the model had
                                "layer_chars": _anchored(segments) - _anchored(decided)}
         drop = sorted((r.start, r.end) for r in removed)
+        dead = corpse_ranges(text, record.get("meta"))  # 士喪禮, 既夕禮: 尸 is the corpse there
         tag_layers = set(self.config.get("nlp", {}).get("tag_layers", ["JING", "ZHU", "SHU"]))
         action_layers = set(self.config.get("actions", {}).get("layers", ["JING"]))
 
@@ -540,15 +542,26 @@ class DocumentProcessor:
             if n not in tagged:
                 continue
             seg_spans = tagged[n]
+            corpse = any(start <= seg.start < end for start, end in dead)
+            if corpse:
+                seg_spans = self._corpse_spans(view.text, seg_spans)
             if seg.layer in tag_layers:
                 for s, e, label in seg_spans:
                     rs, re_ = view.to_raw(s, e)
                     spans.append({"start": rs, "end": re_, "label": label, "text": text[rs:re_]})
             if seg.layer in action_layers:
                 quoted = collation.quoted(view.starts, view.text) if collation is not None and n in given else []
-                passages.append(Passage(view=view, sentences=sents, clauses=clas, spans=seg_spans, quoted=quoted))
+                passages.append(Passage(view=view, sentences=sents, clauses=clas, spans=seg_spans, quoted=quoted,
+                                        corpse=corpse))
         tagged_passages = [seg.layer in tag_layers for seg, _ in views if seg.layer in action_layers]
         return _Prepared(out, text, segments, removed, sentences, clauses, spans, passages, tagged_passages)
+
+    def _corpse_spans(self, text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        """A view's tagged spans with 尸 a thing: in 士喪禮 and 既夕禮 he is the corpse (GUIDE §2)."""
+        from pipeline.actions.rites import CORPSE
+
+        corpse = self.extractor.normalise(CORPSE)
+        return [(s, e, "OBJECT" if label == "ACTOR" and text[s:e] == corpse else label) for s, e, label in spans]
 
     def _finish(self, prep: "_Prepared", names: Iterable[str] = ()) -> dict[str, Any]:
         """The tuples of a prepared record and its spans refined by them: the output record."""

@@ -156,7 +156,7 @@ def test_hand_offsets_are_the_texts():
 
 # -- chapters and ids ----------------------------------------------------------------------------
 def test_chapter_rule():
-    from pipeline.export.chapters import chapter_of
+    from pipeline.read.chapters import chapter_of
 
     seeds = {p.name[:3]: p.read_text(encoding="utf-8") for p in sorted((REPO / "pipeline" / "samples").glob("*.txt"))}
     # titles: 鄉飲酒禮第四 (003), 鄉射禮第五 (001), 特牲饋食禮第十五 (002), 乡射礼第五 simplified (000)

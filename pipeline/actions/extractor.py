@@ -28,6 +28,9 @@ How a document is read
   尸 and 祝 of 特牲, 侯氏 of 覲禮, single characters the model misses). In its own passage, so is a word
   nobody knows that opens the passage or a sentence of it before an act only a person does
   (侯氏再拜稽首 read alone: :func:`pipeline.actions.subjects.passage_subjects`).
+* A passage of 士喪禮 or 既夕禮 (``Passage.corpse``, from the document: :mod:`pipeline.actions.rites`)
+  is read with 尸 a thing, not a participant: there he is the corpse (GUIDE §2), whom nobody carries
+  over to the next act and who acts in no clause.
 * Quoted speech 「…」 / “…” / 『…』 yields nothing. Unquoted speech after 曰 runs to the end of the
   sentence (punctuated text) or of the clause (unpunctuated text; the next clause where the 斷句 cut
   right after 曰), and on over clauses that speak in the first or second person (某, 吾子, 敢).
@@ -111,10 +114,12 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import Callable, Iterable, Optional, Sequence
 
 from pipeline.actions.clause import LAID_THINGS, ClauseAnalyser, Draft, Piece, Span
 from pipeline.actions.normal import default_normalise
+from pipeline.actions.rites import corpse_lexicon
 from pipeline.actions.speech import (
     NARRATIVE_OPENERS, NARRATIVE_WORDS, SPEECH_WORDS, ends_clause, quote_follows, say_position, speech_mask,
     speech_runs_on, unmasked,
@@ -152,6 +157,8 @@ class Passage:
     spans: list[tuple[int, int, str]] = field(default_factory=list)
     #: speech known from elsewhere (a witness edition's 「…」 over unpunctuated text): view ranges
     quoted: list[tuple[int, int]] = field(default_factory=list)
+    #: of 士喪禮 or 既夕禮, where 尸 is the corpse (:mod:`pipeline.actions.rites`)
+    corpse: bool = False
 
     @classmethod
     def from_raw(
@@ -256,6 +263,9 @@ class ActionExtractor:
         self.speech_words = frozenset(self.normalise(c) for c in SPEECH_WORDS)
         self.narrative_openers = frozenset(self.normalise(c) for c in NARRATIVE_OPENERS)
         self.narrative_words = tuple(self.normalise(w) for w in NARRATIVE_WORDS)
+        #: this reader's 尸 is the corpse (:meth:`for_the_dead` made it); the other, made when needed
+        self.reads_corpse = False
+        self._for_the_dead: Optional[ActionExtractor] = None
 
     # -- public -------------------------------------------------------------------------------
     def extract(self, passages: Iterable[Passage], names: Iterable[str] = ()) -> list[Action]:
@@ -264,9 +274,21 @@ class ActionExtractor:
         is read alone; with ``"document"`` the carried actor runs on from one passage to the next."""
         return self.read(passages, names).actions
 
+    def for_the_dead(self) -> "ActionExtractor":
+        """The reader of 士喪禮 and 既夕禮: this one's lexicon with 尸 a thing (:func:`corpse_lexicon`)."""
+        if self.reads_corpse:
+            return self
+        if self._for_the_dead is None:
+            reader = ActionExtractor(corpse_lexicon(self.lexicon), self.normalise, self.scope, self.model_names)
+            reader.reads_corpse = True
+            self._for_the_dead = reader
+        return self._for_the_dead
+
     def read(self, passages: Iterable[Passage], names: Iterable[str] = ()) -> "Reading":
         """:meth:`extract`, with where each passage speaks without quotation marks."""
         passages = list(passages)
+        if not self.reads_corpse and any(p.corpse for p in passages):
+            return self._read_by_rite(passages, names)
         names = self.document_names(passages, names) if self.model_names else frozenset()
         runs: list[_Run] = []
         speech: list[list[tuple[int, int]]] = []
@@ -285,6 +307,21 @@ class ActionExtractor:
             speech.append(runs[-1].passage(number, passage, mine))
             read_names.append(sorted((runs[-1].names or {}).items()))
         return Reading([e.action for run in runs for e in run.emitted], speech, read_names)
+
+    def _read_by_rite(self, passages: list[Passage], names: Iterable[str]) -> "Reading":
+        """Each run of passages of one kind (the corpse's chapters or not) read by its reader, the
+        names of the whole document given to both; a run ends where a chapter title stands, where
+        the carried actor is reset anyway."""
+        names = self.document_names(passages, names) if self.model_names else frozenset(names)
+        actions: list[Action] = []
+        speech: list[list[tuple[int, int]]] = []
+        read_names: list[list[tuple[int, int]]] = []
+        for corpse, run in groupby(passages, key=lambda p: p.corpse):
+            reading = (self.for_the_dead() if corpse else self).read(list(run), names)
+            actions += reading.actions
+            speech += reading.speech
+            read_names += reading.names
+        return Reading(actions, speech, read_names)
 
     def document_names(self, passages: Sequence[Passage], names: Iterable[str] = ()) -> frozenset[str]:
         """The names the span model read anywhere in the document (normalised), those that open

@@ -1,7 +1,8 @@
 """``yili evaluate actions``: the whole pipeline scored against the hand-made action gold.
 
 Each gold record (one 經 passage, SCHEMA section 5) goes through :class:`DocumentProcessor` as a
-record with ``meta.layer = "JING"`` — the same path ``yili process`` takes — in three forms:
+record with ``meta.layer = "JING"`` and its ``meta.chapter`` — the same path ``yili process`` takes —
+in these forms:
 
 - ``punctuated``: the edition's text as annotated;
 - ``unpunctuated``: every mark stripped, so sentences come from the 斷句 model;
@@ -137,6 +138,13 @@ class _Scores:
         return out
 
 
+def _meta(record: dict) -> dict[str, Any]:
+    """What the reader is told of a gold passage: a 經 passage, and its chapter (the annotator knew
+    it; in 士喪禮 and 既夕禮 尸 is the corpse: :mod:`pipeline.actions.rites`)."""
+    chapter = (record.get("meta") or {}).get("chapter")
+    return {"layer": "JING", **({"chapter": chapter} if chapter is not None else {})}
+
+
 def score_records(records: Sequence[dict], processor: Any, variants: Iterable[str] = VARIANTS,
                   unseen: Optional[dict[str, Any]] = None, as_documents: bool = False) -> dict[str, Any]:
     """Figures per variant for ``records`` overall and per chapter. ``unseen`` (chapter → processor
@@ -159,13 +167,13 @@ def score_records(records: Sequence[dict], processor: Any, variants: Iterable[st
                 documents[chapter(rec)].append(n)
             for ch, mine in documents.items():
                 reader = unseen[ch] if name == UNSEEN else processor
-                done = reader.process_document([{"text": variant(records[n], name)[0], "meta": {"layer": "JING"}} for n in mine])
+                done = reader.process_document([{"text": variant(records[n], name)[0], "meta": _meta(records[n])} for n in mine])
                 outputs.update(zip(mine, done))
         for n, rec in enumerate(records):
             text, gold_spans = variant(rec, name)
             meta = rec.get("meta") or {}
             reader = unseen[chapter(rec)] if name == UNSEEN else processor
-            out = outputs[n] if as_documents else reader.process({"text": text, "meta": {"layer": "JING"}})
+            out = outputs[n] if as_documents else reader.process({"text": text, "meta": _meta(rec)})
             doc = str(meta.get("doc", n))
             for bucket in (overall, chapters[str(meta.get("chapter", "?"))]):
                 bucket.add(doc, gold_actions(rec, name), out["actions"], gold_spans, out["spans"])

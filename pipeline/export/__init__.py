@@ -4,7 +4,7 @@ Start at :func:`run_export` (or ``yili export``); see ``pipeline/export/README.m
 written, the id and chapter rules and example SQL.
 """
 
-from pipeline.export.chapters import chapter_of
+from pipeline.read.chapters import chapter_of
 from pipeline.export.command import FORMATS, ExportReport, export_command, run_export
 from pipeline.export.ids import document_id, record_id
 from pipeline.export.source import ExportDocument, LoadResult, load_documents

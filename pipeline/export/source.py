@@ -1,7 +1,7 @@
 """Processed records (the JSONL of ``yili process``) as documents ready to export.
 
 An :class:`ExportDocument` is one output line of ``yili process`` with its stable ids computed
-once (:mod:`pipeline.export.ids`), its chapter (:mod:`pipeline.export.chapters`) and lookups that
+once (:mod:`pipeline.export.ids`), its chapter (:mod:`pipeline.read.chapters`) and lookups that
 place a span or an act in its layer segment, sentence and clause. Every exporter and view reads
 these, never the JSON directly, so they all agree on ids and containment.
 """
@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
-from pipeline.export.chapters import chapter_of
+from pipeline.read.chapters import chapter_of
 from pipeline.export.ids import IdAllocator, document_id
 from pipeline.read.decode import json_fault, utf8_line
 

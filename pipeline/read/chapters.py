@@ -1,4 +1,7 @@
-"""Which chapter (篇) of the 儀禮 a processed document belongs to.
+"""Which chapter (篇) of the 儀禮 a document belongs to, and where in it each chapter begins.
+
+The reading needs it (the 尸 of 士喪禮 and 既夕禮 is the corpse: :mod:`pipeline.actions.rites`) and
+so does every export (a document's ``chapter``).
 
 The rule, first that answers wins:
 
@@ -7,7 +10,7 @@ The rule, first that answers wins:
    corpus names its files (``04_xiangyinjiuli.txt`` → ``"04"``); the bundled seeds
    (``003_c8719e2da7acda31.txt``, three digits) and 卷 files (``juan08.txt``) do not match;
 3. the first chapter title written with its number in the first 5,000 characters of the text
-   (``鄉飲酒禮第四`` → ``"04"``; simplified titles and the variants 鄕/郷 count too). Only a title
+   (``鄉飲酒禮第四`` → ``"04"``; simplified titles and the variants 鄕/郷 and 旣 count too). Only a title
    whose number agrees with its place in the classic counts, so a 卷 number (卷四) or the 大戴
    order a 目錄 quotes (此乃第十) never does;
 4. otherwise ``None``.
@@ -45,7 +48,7 @@ NUMERALS = ("一", "二", "三", "四", "五", "六", "七", "八", "九", "十"
 
 #: Character variants folded before matching titles (editions write 鄕/郷 for 鄉; 禮 may be simplified).
 _FOLD = str.maketrans({"鄕": "鄉", "郷": "鄉", "乡": "鄉", "礼": "禮", "饮": "飲", "见": "見",
-                       "丧": "喪", "觐": "覲", "馈": "饋", "彻": "徹", "仪": "儀"})
+                       "丧": "喪", "觐": "覲", "馈": "饋", "彻": "徹", "仪": "儀", "旣": "既"})
 
 HEAD_CHARS = 5000
 
@@ -84,6 +87,13 @@ def chapter_from_title(text: str) -> Optional[str]:
     if not match:
         return None
     return match.lastgroup.split("_")[0][1:]  # "c04_12" → "04"
+
+
+def chapter_titles(text: str) -> list[tuple[int, str]]:
+    """Every chapter title written with its number anywhere in ``text``: (offset, chapter), in order
+    (a file holding several chapters titles each where it begins). ``_FOLD`` maps one character to
+    one, so the offsets are ``text``'s."""
+    return [(m.start(), m.lastgroup.split("_")[0][1:]) for m in _TITLE.finditer(text.translate(_FOLD))]
 
 
 def chapter_of(meta: dict[str, Any], text: str) -> Optional[str]:
