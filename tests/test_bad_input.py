@@ -227,6 +227,26 @@ def test_yili_import_and_convert_refuse_a_cut_line_alone_and_count_what_they_ref
     assert len((tmp_path / "c.jsonl").read_text(encoding="utf-8").splitlines()) == len(lines) - 1
 
 
+def test_a_long_path_is_never_broken_in_a_message(tmp_path):
+    """A scholar's files deep in folders: every command names them whole on one line, whatever the
+    terminal's width, so the path can be copied from the message (the annotation commands' and
+    `yili export`'s consoles broke it where the line wrapped, and export cut the reason short)."""
+    deep = tmp_path / ("儀禮注疏校勘" * 8) / "第三次整理的標注文件"
+    deep.mkdir(parents=True)
+    processed = _processed(tmp_path)
+    mine = deep / "answers.jsonl"
+    mine.write_bytes(processed.read_bytes() + b"{oops\n")
+    assert len(str(mine)) > 100
+    for command in (["tasks", str(mine), "-o", str(mine)], ["convert", str(mine), "-o", str(mine), "--to", "doccano"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2, result.output
+        assert f"the output {mine} is also an input" in result.output  # on one line as written
+    result = runner.invoke(app, ["tasks", str(mine), "-o", str(tmp_path / "t.jsonl")])
+    assert result.exit_code == 1 and f"{mine}:3: not JSON" in result.output
+    result = runner.invoke(app, ["export", str(mine), "-o", str(tmp_path / "x"), "-f", "jsonl"])
+    assert f"skipped {mine}:3: invalid JSON (Expecting property name enclosed in double quotes at column 2)" in result.output
+
+
 @pytest.mark.parametrize("cfg, says", [
     ("[nlp\ntokenizer = \"char\"\n", "file: {cfg}, line: 1"),           # a bracket left open
     ("[nlp]\n  tokenizer = \"char\"\nx\n", "[line 3]: 'x"),            # a stray line

@@ -19,7 +19,7 @@ from rich.markup import escape
 
 from pipeline.command_errors import refuse_output_among_inputs, said
 
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # never break a path or a command in a message
 
 
 def _db(db: Optional[str], config: Optional[Path]) -> Optional[str]:

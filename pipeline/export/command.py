@@ -188,7 +188,7 @@ def export_command(
     from rich.console import Console
     from rich.markup import escape
 
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)  # never break a path in a message
     missing = [str(p) for p in inputs if not Path(p).is_file()]
     if missing:
         err.print(f"[red]no such file:[/red] {', '.join(missing)}")
@@ -214,9 +214,10 @@ def export_command(
                   "the flow and passages pages show no passage")
     for origin, message in report.errors[:20]:
         where = "" if message.startswith(origin) else f"{origin}: "  # most messages name their line
-        err.print(f"[yellow]skipped[/yellow] {escape(where + message[:160])}")
+        # a long path leaves the reason its 160 characters all the same
+        err.print(f"[yellow]skipped[/yellow] {escape(where + message[:160 + len(origin)])}")
     if not quiet:
-        out = Console()
+        out = Console(soft_wrap=True)
         rows = " ".join(f"{k} {v}" for k, v in report.rows.items())
         passed = len(report.errors) - report.unreadable
         out.print(f"{report.documents} document(s) exported, {passed} error record(s) skipped"
