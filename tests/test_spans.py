@@ -221,6 +221,17 @@ def test_one_is_inside_the_thing_and_a_jointed_list_is_an_inventory(processor):
     assert spans(processor, "獲者之俎，折脊、脅、肺、臑。", "OBJECT") == ["俎"]
 
 
+def test_the_cut_lung_of_an_inventory_and_mouthfuls_eaten_are_no_things(processor):
+    """特牲's 記 lists each stand's pieces (15 p570 膚一，離肺一; p559 刌肺三): 離 and 刌 say how the lung is
+    cut, as 折 says a piece is jointed, so the item is an inventory's (GUIDE §2), unmarked; 15 p222
+    尸三飯 counts the mouthfuls the impersonator eats, the act, not the grain; handed, the lung is one."""
+    assert spans(processor, "膚一，離肺一。", "OBJECT") == []
+    assert spans(processor, "刌肺三，", "OBJECT") == []
+    assert spans(processor, "尸三飯，告飽。祝侑，主人拜。", "OBJECT") == []
+    assert not [w for w in spans(processor, "舉骼及獸、魚如初。尸又三飯，告飽。", "OBJECT") if "飯" in w]
+    assert spans(processor, "右取肺，坐祭之。", "OBJECT") == ["肺"]
+
+
 def test_an_item_listed_beside_a_thing_is_a_thing_and_acts_listed_are_not(processor):
     """15 p147 蝸醢 is a kind of 醢 (the gold marks it so), 12 柶 the spoon buried beside the 巾,
     neither in the lexicon as written; 07 p732 釋弓、視算 and 07 p510 授弓、拂弓 list acts, not things."""

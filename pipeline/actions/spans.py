@@ -9,9 +9,9 @@ words around a term. Each rule here is one construction a reader of the 儀禮 w
   outside (執其薦 → 薦);
 - a thing is no OBJECT where it names the purpose of a bow (不拜既爵, 拜崇酒) or the wine honoured
   (不崇酒), is only looked at (視矦中), counted for each (每一个), defined (二算為純; 以弓為畢 uses
-  it), a capacity (容弓), where 決 / 遂 / 拾 are the acts of putting on the archer's gear (袒、決、遂;
-  說決、拾 takes it off), 拾 is "in turn" (拾取矢), or 中 is "to hit" or "middle" (若中, 中等: the
-  tally holder is the thing set out, taken or put into);
+  it), a capacity (容弓), mouthfuls eaten (尸三飯), where 決 / 遂 / 拾 are the acts of putting on the
+  archer's gear (袒、決、遂; 說決、拾 takes it off), 拾 is "in turn" (拾取矢), or 中 is "to hit" or
+  "middle" (若中, 中等: the tally holder is the thing set out, taken or put into);
 - things and participants written without their noun: 搢三 (three arrows), 委其餘于 (the rest),
   使人 (the one sent), 負侯 heading a clause (the target holder; 執旌負侯 is the act);
 - a thing after 于 / 諸, or after 及 / 至 "reaching" (not a counted one: 及兩鉶), is the place
@@ -25,7 +25,9 @@ words around a term. Each rule here is one construction a reader of the 儀禮 w
   反司正之位), and a verb or thing before 者 names a participant (媵爵者, 沃洗者; not after 凡, 凡奠者
   "whenever one sets down"), with the participant heading the clause before it (大夫卒受者) but not a
   name already closed by 者 (相者|二人, 射者|勝者); 相 alone is the assistant only after a number or 作
-  (一相, 作相), elsewhere "mutually" or "to assist".
+  (一相, 作相), elsewhere "mutually" or "to assist";
+- a sentence with no act that only lists things is an inventory, none of them marked (膚一，離肺一: a
+  count, or how a piece is cut — 折, 離, 刌 — may open an item).
 
 Every rule works on the normalised view (simplified forms), so the traditional and the simplified
 texts get the same spans; clause boundaries come from the passage's clauses, so it also holds for
@@ -56,14 +58,14 @@ _CHAR_CLASSES: dict[str, str] = {
     "holder_before": "設退奉執取與及、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
     "measures": "步笴等尺丈寸", "sides": "左右", "body_parts": "手頭首肩臂巨足", "assistant_before": "一二三四作", "facing_after": "面上當" + _LIE, "lie_after": _LIE,
-    "thing_slot_after": "以其", "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折",
+    "thing_slot_after": "以其", "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折離刌",
 }
 #: single words
 _WORDS: dict[str, str] = {
     "tally": "獲", "each": "每", "whenever": "凡", "defined": "為", "looked": "視", "bow": "拜",
     "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮", "jar": "尊", "eldest": "長",
     "in_belt": "搢", "rest": "餘", "send": "使", "person": "人", "target": "侯", "bear": "負", "command": "命", "again": "又",
-    "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容",
+    "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容", "rice": "飯",
 }
 #: sets of words
 _WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winners": ("勝者", "不勝者"), "only_after_place_words": ("序", "次"),
@@ -189,6 +191,8 @@ def _dropped(p: _Passage, spans: list[Span]) -> list[Span]:
                 continue  # 二算為純: a definition, nothing handled (以弓為畢 uses the bow)
             if p.before(s) == c["holds_room_for"]:
                 continue  # 容弓, 容八算: a width or a capacity
+            if word == c["rice"] and p.before(s) in c["numerals"]:
+                continue  # 尸三飯, 尸又三飯: so many mouthfuls eaten, the act and not the grain
             if c["each"] in p.before(s, 2):
                 continue  # 每一个: for each arrow
         elif label == "LOCATION":
@@ -674,7 +678,8 @@ def _cut_headed_inventories(t: str, spans: list[Span], starts: list[int], ends: 
 
 
 def _only_things(t: str, lo: int, hi: int, inside: list[Span], c: dict[str, Any]) -> bool:
-    """Is ``t[lo:hi]`` nothing but things (a jointed 折 or a count may open it)?"""
+    """Is ``t[lo:hi]`` nothing but things (a count, or how a piece is cut — 折 jointed, 離 and 刌 of the
+    lung — may open it)?"""
     if not inside or any(label != "OBJECT" for _s, _e, label in inside):
         return False
     covered = bytearray(hi - lo)
