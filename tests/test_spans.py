@@ -232,16 +232,6 @@ def test_the_cut_lung_of_an_inventory_and_mouthfuls_eaten_are_no_things(processo
     assert spans(processor, "右取肺，坐祭之。", "OBJECT") == ["肺"]
 
 
-def test_the_pieces_of_the_victim_are_things_when_raised_and_unmarked_in_an_inventory(processor):
-    """15 p234 / p236: the impersonator raises the hind leg and the shoulder (舉骼, 舉肩) with the game and
-    the fish — all three handled, so 獸 after 及 is joined to a thing, no place reached; 04 p436's
-    inventory names 肫 and 胳 among the pieces and stays unmarked but for the stands at its heads."""
-    assert spans(processor, "舉骼及獸、魚如初。尸又三飯，告飽。", "OBJECT") == ["骼", "獸", "魚"]
-    assert spans(processor, "舉肩及獸、魚如初。", "OBJECT") == ["肩", "獸", "魚"]
-    assert spans(processor, "舉肩及獸、魚如初。", "LOCATION") == []
-    assert spans(processor, "賓俎，脊、脅、肩、肺。主人俎，脊、脅、臂、肺。介俎，脊、脅、肫、胳、肺。", "OBJECT") == ["俎"] * 3
-
-
 def test_an_item_listed_beside_a_thing_is_a_thing_and_acts_listed_are_not(processor):
     """15 p147 蝸醢 is a kind of 醢 (the gold marks it so), 12 柶 the spoon buried beside the 巾,
     neither in the lexicon as written; 07 p732 釋弓、視算 and 07 p510 授弓、拂弓 list acts, not things."""
