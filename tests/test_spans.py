@@ -232,6 +232,14 @@ def test_the_cut_lung_of_an_inventory_and_mouthfuls_eaten_are_no_things(processo
     assert spans(processor, "右取肺，坐祭之。", "OBJECT") == ["肺"]
 
 
+def test_the_hosts_stand_and_the_stopped_cup_are_one_thing(processor):
+    """特牲 15 p469 祝命徹阼俎、豆、籩: the host's stand named by his side of the hall, as 尸俎 by its
+    owner; p571 阼俎︰臂… heads an inventory; p330 三獻作止爵: the cup set down undrunk is raised again."""
+    assert spans(processor, "祝命徹阼俎、豆、籩，設于東序下。", "OBJECT") == ["阼俎", "豆", "籩"]
+    assert spans(processor, "阼俎︰臂，正脊二骨，橫脊，長脅二骨，短脅，", "OBJECT") == ["阼俎"]
+    assert spans(processor, "三獻作止爵。", "OBJECT") == ["止爵"]
+
+
 def test_an_item_listed_beside_a_thing_is_a_thing_and_acts_listed_are_not(processor):
     """15 p147 蝸醢 is a kind of 醢 (the gold marks it so), 12 柶 the spoon buried beside the 巾,
     neither in the lexicon as written; 07 p732 釋弓、視算 and 07 p510 授弓、拂弓 list acts, not things."""

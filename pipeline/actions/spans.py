@@ -65,7 +65,7 @@ _WORDS: dict[str, str] = {
     "tally": "獲", "each": "每", "whenever": "凡", "defined": "為", "looked": "視", "bow": "拜",
     "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮", "jar": "尊", "eldest": "長",
     "in_belt": "搢", "rest": "餘", "send": "使", "person": "人", "target": "侯", "bear": "負", "command": "命", "again": "又",
-    "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容", "rice": "飯",
+    "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容", "rice": "飯", "host_side": "阼", "cup": "爵", "raise_stopped": "作止",
 }
 #: sets of words
 _WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winners": ("勝者", "不勝者"), "only_after_place_words": ("序", "次"),
@@ -253,7 +253,9 @@ def _compounds(p: _Passage, spans: list[Span], acts: frozenset = frozenset()) ->
     """Things written as one word: a verb-noun after a handling act (酌奠, 受祭, 實舉, 祭薦), an
     unpunctuated run of things (牲鼎, 菹醢, 籩祭, 庶羞四豆), a thing with its count after it at the
     end of a clause (魚一), the owner's service vessel after an act (徹尸俎, 徹主婦薦; not after a
-    verb of giving: 授主人爵, 受尸角; not heading a clause: {賓}[俎]，脊、脅). 席 / 筵 before 于 is the act of laying the mat (席于房中)."""
+    verb of giving: 授主人爵, 受尸角; not heading a clause: {賓}[俎]，脊、脅), and so the host's by his side
+    of the hall (阼俎), and the cup set down undrunk (作止爵). 席 / 筵 before 于 is the act of laying the
+    mat (席于房中)."""
     c, t = _chars(), p.text
     cov = _covered(t, spans)
     ends = {e: (s, label) for s, e, label in spans}
@@ -271,6 +273,10 @@ def _compounds(p: _Passage, spans: list[Span], acts: frozenset = frozenset()) ->
             label = "OBJECT"  # 酌奠, 執祭以降, 祭薦
         elif label == "OBJECT" and t[s:e] in c["laid"] and t[e:e + 1] in c["place_prep"] and p.boundary_before(s):
             continue  # 席于房中: laying the mat
+        elif label == "OBJECT" and t[s:e] in c["service"] and s > 0 and t[s - 1] == c["host_side"] and not cov[s - 1]:
+            s -= 1  # 徹阼俎: the host's stand, named by his side of the hall as 尸俎 by its owner
+        elif label == "OBJECT" and t[s:e] == c["cup"] and t[s - 2:s] == c["raise_stopped"] and not cov[s - 1]:
+            s -= 1  # 三獻作止爵: the cup he had set down undrunk, raised again
         staged.append((s, e, label))
     for i in _positions(t, c["verb_nouns"]):  # 舉 "the raised pieces": no closed-list verb, no span yet
         if not cov[i] and handled_before(i) and noun_end(i + 1):
