@@ -240,6 +240,13 @@ def test_the_hosts_stand_and_the_stopped_cup_are_one_thing(processor):
     assert spans(processor, "三獻作止爵。", "OBJECT") == ["止爵"]
 
 
+def test_the_offering_of_the_things_handled_is_one_thing_with_them(processor):
+    """特牲 15 p203 佐食取黍稷肺祭授尸 and p286 祝贊籩祭: the offering pieces of the millets and lung, of the
+    baskets, handed over (the tuples already read no act 祭 there; the spans had cut it off)."""
+    assert spans(processor, "佐食取黍稷肺祭授尸。尸祭之，祭酒，啐酒，告旨。", "OBJECT") == ["黍稷肺祭", "酒", "酒"]
+    assert spans(processor, "祝贊籩祭。尸受，祭之，祭酒，啐酒。", "OBJECT") == ["籩祭", "酒", "酒"]
+
+
 def test_an_item_listed_beside_a_thing_is_a_thing_and_acts_listed_are_not(processor):
     """15 p147 蝸醢 is a kind of 醢 (the gold marks it so), 12 柶 the spoon buried beside the 巾,
     neither in the lexicon as written; 07 p732 釋弓、視算 and 07 p510 授弓、拂弓 list acts, not things."""

@@ -51,7 +51,7 @@ _LIE = "肆順括首陳鼓領枋縮末流"
 #: classes of characters (any one of them), as written in the traditional text
 _CHAR_CLASSES: dict[str, str] = {
     "numerals": "一二三四五六七八九十兩",
-    "handling": "執取受授撫挼贊實奠酌徹設加祭食", "verb_nouns": "奠祭舉薦筮", "verb_noun_after": "于以乃、",
+    "handling": "執取受授撫挼贊實奠酌徹設加祭食", "verb_nouns": "奠祭舉薦筮", "verb_noun_after": "于以乃、授",
     "service": "俎豆籩薦敦", "giving": "授受獻酬酢致送", "laid": "席筵",
     "attributes": "餘賢虛弛眾重", "tally_determiners": "左右餘賢",
     "gear": "決遂拾", "gear_before": "不袒襲", "gear_list": "決遂拾、", "in_turn_before": "取發",
@@ -65,7 +65,7 @@ _WORDS: dict[str, str] = {
     "tally": "獲", "each": "每", "whenever": "凡", "defined": "為", "looked": "視", "bow": "拜",
     "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮", "jar": "尊", "eldest": "長",
     "in_belt": "搢", "rest": "餘", "send": "使", "person": "人", "target": "侯", "bear": "負", "command": "命", "again": "又",
-    "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容", "rice": "飯", "host_side": "阼", "cup": "爵", "raise_stopped": "作止",
+    "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容", "rice": "飯", "host_side": "阼", "cup": "爵", "raise_stopped": "作止", "offering": "祭",
 }
 #: sets of words
 _WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winners": ("勝者", "不勝者"), "only_after_place_words": ("序", "次"),
@@ -250,7 +250,8 @@ def _things(p: _Passage, spans: list[Span]) -> list[Span]:
 
 
 def _compounds(p: _Passage, spans: list[Span], acts: frozenset = frozenset()) -> list[Span]:
-    """Things written as one word: a verb-noun after a handling act (酌奠, 受祭, 實舉, 祭薦), an
+    """Things written as one word: a verb-noun after a handling act (酌奠, 受祭, 實舉, 祭薦) or after the
+    things it took (取黍稷肺祭授尸: their offering), an
     unpunctuated run of things (牲鼎, 菹醢, 籩祭, 庶羞四豆), a thing with its count after it at the
     end of a clause (魚一), the owner's service vessel after an act (徹尸俎, 徹主婦薦; not after a
     verb of giving: 授主人爵, 受尸角; not heading a clause: {賓}[俎]，脊、脅), and so the host's by his side
@@ -267,10 +268,19 @@ def _compounds(p: _Passage, spans: list[Span], acts: frozenset = frozenset()) ->
     def noun_end(i: int) -> bool:
         return p.boundary_at(i) or t[i] in c["verb_noun_after"]
 
+    def after_handled_thing(i: int) -> bool:  # 贊籩祭, 取黍稷肺祭: the offering of the things handled
+        prev = ends.get(i) if t[i:i + 1] == c["offering"] else None
+        while prev is not None and prev[1] == "OBJECT":
+            if handled_before(prev[0]):
+                return True
+            prev = ends.get(prev[0])  # back over the run of things (黍稷|肺)
+        return False
+
     staged: list[Span] = []
     for s, e, label in spans:
-        if label == "VERB" and (s, e) not in acts and t[s:e] in c["verb_nouns"] and handled_before(s) and noun_end(e):
-            label = "OBJECT"  # 酌奠, 執祭以降, 祭薦
+        if label == "VERB" and (s, e) not in acts and t[s:e] in c["verb_nouns"] and noun_end(e) \
+                and (handled_before(s) or after_handled_thing(s)):
+            label = "OBJECT"  # 酌奠, 執祭以降, 祭薦; 贊籩祭
         elif label == "OBJECT" and t[s:e] in c["laid"] and t[e:e + 1] in c["place_prep"] and p.boundary_before(s):
             continue  # 席于房中: laying the mat
         elif label == "OBJECT" and t[s:e] in c["service"] and s > 0 and t[s - 1] == c["host_side"] and not cov[s - 1]:
@@ -279,7 +289,7 @@ def _compounds(p: _Passage, spans: list[Span], acts: frozenset = frozenset()) ->
             s -= 1  # 三獻作止爵: the cup he had set down undrunk, raised again
         staged.append((s, e, label))
     for i in _positions(t, c["verb_nouns"]):  # 舉 "the raised pieces": no closed-list verb, no span yet
-        if not cov[i] and handled_before(i) and noun_end(i + 1):
+        if not cov[i] and (handled_before(i) or after_handled_thing(i)) and noun_end(i + 1):
             staged.append((i, i + 1, "OBJECT"))
     staged.sort()
     out: list[Span] = []
