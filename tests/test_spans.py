@@ -224,10 +224,13 @@ def test_one_is_inside_the_thing_and_a_jointed_list_is_an_inventory(processor):
 def test_the_cut_lung_of_an_inventory_and_mouthfuls_eaten_are_no_things(processor):
     """特牲's 記 lists each stand's pieces (15 p570 膚一，離肺一; p559 刌肺三): 離 and 刌 say how the lung is
     cut, as 折 says a piece is jointed, so the item is an inventory's (GUIDE §2), unmarked; 15 p222
-    尸三飯 counts the mouthfuls the impersonator eats, the act, not the grain; handed, the lung is one."""
+    尸三飯 counts the mouthfuls the impersonator eats, the act, not the grain; handed, the lung is one;
+    爵 before 韠 / 鞸 / 弁 is a colour."""
     assert spans(processor, "膚一，離肺一。", "OBJECT") == []
     assert spans(processor, "刌肺三，", "OBJECT") == []
     assert spans(processor, "尸三飯，告飽。祝侑，主人拜。", "OBJECT") == []
+    # 15 p491: 爵 before the kneepad is its colour (a sparrow's head), no cup
+    assert spans(processor, "唯尸、祝、佐食玄端，玄裳、黃裳、雜裳可也，皆爵鞸。", "OBJECT") == []
     assert not [w for w in spans(processor, "舉骼及獸、魚如初。尸又三飯，告飽。", "OBJECT") if "飯" in w]
     assert spans(processor, "右取肺，坐祭之。", "OBJECT") == ["肺"]
 

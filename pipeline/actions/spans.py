@@ -9,9 +9,10 @@ words around a term. Each rule here is one construction a reader of the 儀禮 w
   outside (執其薦 → 薦);
 - a thing is no OBJECT where it names the purpose of a bow (不拜既爵, 拜崇酒) or the wine honoured
   (不崇酒), is only looked at (視矦中), counted for each (每一个), defined (二算為純; 以弓為畢 uses
-  it), a capacity (容弓), mouthfuls eaten (尸三飯), where 決 / 遂 / 拾 are the acts of putting on the
-  archer's gear (袒、決、遂; 說決、拾 takes it off), 拾 is "in turn" (拾取矢), or 中 is "to hit" or
-  "middle" (若中, 中等: the tally holder is the thing set out, taken or put into);
+  it), a capacity (容弓), mouthfuls eaten (尸三飯), a colour (爵鞸, 爵弁: not the cup), where 決 /
+  遂 / 拾 are the acts of putting on the archer's gear (袒、決、遂; 說決、拾 takes it off), 拾 is "in
+  turn" (拾取矢), or 中 is "to hit" or "middle" (若中, 中等: the tally holder is the thing set out,
+  taken or put into);
 - things and participants written without their noun: 搢三 (three arrows), 委其餘于 (the rest),
   使人 (the one sent), 負侯 heading a clause (the target holder; 執旌負侯 is the act);
 - a thing after 于 / 諸, or after 及 / 至 "reaching" (not a counted one: 及兩鉶), is the place
@@ -58,7 +59,7 @@ _CHAR_CLASSES: dict[str, str] = {
     "holder_before": "設退奉執取與及、", "place_prep": "于於諸", "bare_place_before": "于於在自適",
     "place_words": "于於在自當適即就升降反復出入", "directions": "東西南北左右前後外內",
     "measures": "步笴等尺丈寸", "sides": "左右", "body_parts": "手頭首肩臂巨足", "assistant_before": "一二三四作", "facing_after": "面上當" + _LIE, "lie_after": _LIE,
-    "thing_slot_after": "以其", "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折離刌",
+    "thing_slot_after": "以其", "open_quote": "「『“", "close_quote": "」』”", "stands_at": "在", "joining": "與及", "reaching": "及至", "then_holds": "而挾", "jointed": "折離刌", "dressed_in": "弁韠鞸韐",
 }
 #: single words
 _WORDS: dict[str, str] = {
@@ -193,6 +194,8 @@ def _dropped(p: _Passage, spans: list[Span]) -> list[Span]:
                 continue  # 容弓, 容八算: a width or a capacity
             if word == c["rice"] and p.before(s) in c["numerals"]:
                 continue  # 尸三飯, 尸又三飯: so many mouthfuls eaten, the act and not the grain
+            if word == c["cup"] and t[e:e + 1] in c["dressed_in"]:
+                continue  # 爵鞸, 爵弁: the colour of the kneepad or cap (a sparrow's head), not the cup
             if c["each"] in p.before(s, 2):
                 continue  # 每一个: for each arrow
         elif label == "LOCATION":
