@@ -64,6 +64,7 @@ def _title_pattern() -> re.Pattern[str]:
 
 
 _TITLE = _title_pattern()
+_LONGEST_TITLE = max(len(title) for titles in CHAPTER_TITLES for title in titles)
 
 
 def chapter_from_meta(meta: dict[str, Any]) -> Optional[str]:
@@ -93,7 +94,16 @@ def chapter_titles(text: str) -> list[tuple[int, str]]:
     """Every chapter title written with its number anywhere in ``text``: (offset, chapter), in order
     (a file holding several chapters titles each where it begins). ``_FOLD`` maps one character to
     one, so the offsets are ``text``'s."""
-    return [(m.start(), m.lastgroup.split("_")[0][1:]) for m in _TITLE.finditer(text.translate(_FOLD))]
+    out: list[tuple[int, str]] = []
+    at = text.find("第")
+    while at >= 0:  # a title holds 第: only the few characters around each are folded and matched
+        lo = max(0, at - _LONGEST_TITLE)
+        window = text[lo:at + 4].translate(_FOLD)  # 第, a numeral of two characters, one after it
+        for m in _TITLE.finditer(window):
+            if lo + m.start() + m.group().index("第") == at:
+                out.append((lo + m.start(), m.lastgroup.split("_")[0][1:]))
+        at = text.find("第", at + 1)
+    return out
 
 
 def chapter_of(meta: dict[str, Any], text: str) -> Optional[str]:
