@@ -471,7 +471,7 @@ class DocumentProcessor:
     def _prepare(self, record: dict[str, Any]) -> "_Prepared":
         """Every stage before the tuples: layers, views, sentences, clauses, tagged spans, passages."""
         from pipeline.actions import Passage
-        from pipeline.actions.rites import corpse_ranges
+        from pipeline.actions.rites import corpse_ranges, corpse_spans
         from pipeline.read.inputs import record_fault
         from pipeline.text.normalise import segment_view
         from pipeline.text.sentences import split_units
@@ -544,7 +544,7 @@ class DocumentProcessor:
             seg_spans = tagged[n]
             corpse = any(start <= seg.start < end for start, end in dead)
             if corpse:
-                seg_spans = self._corpse_spans(view.text, seg_spans)
+                seg_spans = corpse_spans(view.text, seg_spans, self.extractor.normalise)
             if seg.layer in tag_layers:
                 for s, e, label in seg_spans:
                     rs, re_ = view.to_raw(s, e)
@@ -555,13 +555,6 @@ class DocumentProcessor:
                                         corpse=corpse))
         tagged_passages = [seg.layer in tag_layers for seg, _ in views if seg.layer in action_layers]
         return _Prepared(out, text, segments, removed, sentences, clauses, spans, passages, tagged_passages)
-
-    def _corpse_spans(self, text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-        """A view's tagged spans with 尸 a thing: in 士喪禮 and 既夕禮 he is the corpse (GUIDE §2)."""
-        from pipeline.actions.rites import CORPSE
-
-        corpse = self.extractor.normalise(CORPSE)
-        return [(s, e, "OBJECT" if label == "ACTOR" and text[s:e] == corpse else label) for s, e, label in spans]
 
     def _finish(self, prep: "_Prepared", names: Iterable[str] = ()) -> dict[str, Any]:
         """The tuples of a prepared record and its spans refined by them: the output record."""

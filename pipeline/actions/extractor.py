@@ -287,9 +287,13 @@ class ActionExtractor:
     def read(self, passages: Iterable[Passage], names: Iterable[str] = ()) -> "Reading":
         """:meth:`extract`, with where each passage speaks without quotation marks."""
         passages = list(passages)
+        names = self.document_names(passages, names) if self.model_names else frozenset()
         if not self.reads_corpse and any(p.corpse for p in passages):
             return self._read_by_rite(passages, names)
-        names = self.document_names(passages, names) if self.model_names else frozenset()
+        return self._read_runs(passages, names)
+
+    def _read_runs(self, passages: list[Passage], names: frozenset[str]) -> "Reading":
+        """The passages read in order, ``names`` those of the whole document."""
         runs: list[_Run] = []
         speech: list[list[tuple[int, int]]] = []
         read_names: list[list[tuple[int, int]]] = []
@@ -308,16 +312,15 @@ class ActionExtractor:
             read_names.append(sorted((runs[-1].names or {}).items()))
         return Reading([e.action for run in runs for e in run.emitted], speech, read_names)
 
-    def _read_by_rite(self, passages: list[Passage], names: Iterable[str]) -> "Reading":
+    def _read_by_rite(self, passages: list[Passage], names: frozenset[str]) -> "Reading":
         """Each run of passages of one kind (the corpse's chapters or not) read by its reader, the
         names of the whole document given to both; a run ends where a chapter title stands, where
         the carried actor is reset anyway."""
-        names = self.document_names(passages, names) if self.model_names else frozenset(names)
         actions: list[Action] = []
         speech: list[list[tuple[int, int]]] = []
         read_names: list[list[tuple[int, int]]] = []
         for corpse, run in groupby(passages, key=lambda p: p.corpse):
-            reading = (self.for_the_dead() if corpse else self).read(list(run), names)
+            reading = (self.for_the_dead() if corpse else self)._read_runs(list(run), names)
             actions += reading.actions
             speech += reading.speech
             read_names += reading.names

@@ -3,17 +3,18 @@
 Everywhere else in the classic 尸 is the impersonator of the dead at a sacrifice (尸入, 尸拜, 尸卒爵)
 and the lexicon lists him among the participants; in the two funeral chapters before the burial he
 is the body that is dressed, moved and mourned, and no act is his. Which chapter a passage is in
-comes from the document (:mod:`pipeline.read.chapters`: ``meta.chapter``, the corpus file name,
-or the chapter title written before it, so a file holding several chapters changes where a title
-stands); the tuples of those passages are read with :func:`corpse_lexicon`.
+comes from the document (:func:`pipeline.read.chapters.chapter_marks`: ``meta.chapter``, the corpus
+file name, or the chapter title written before it, so a file holding several chapters changes where
+a title stands); their tagged 尸 is a thing (:func:`corpse_spans`) and their tuples are read with
+:func:`corpse_lexicon`.
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from pipeline.nlp.lexicon import Lexicon
-from pipeline.read.chapters import chapter_from_meta, chapter_from_source, chapter_titles
+from pipeline.read.chapters import chapter_marks
 
 #: 士喪禮 (12) and 既夕禮 (13) in the received order
 CORPSE_CHAPTERS = frozenset({"12", "13"})
@@ -30,13 +31,9 @@ def corpse_lexicon(lexicon: Lexicon) -> Lexicon:
 
 
 def corpse_ranges(text: str, meta: Optional[dict[str, Any]] = None) -> list[tuple[int, int]]:
-    """The ranges of ``text`` that belong to 士喪禮 or 既夕禮: from each such chapter's title to the
-    next title, and before the first title the chapter the record names (``meta.chapter``, else
-    its source file's name), else the first title's."""
-    meta = meta if isinstance(meta, dict) else {}
-    titles = chapter_titles(text)
-    first = chapter_from_meta(meta) or chapter_from_source(meta.get("source")) or (titles[0][1] if titles else None)
-    marks = [(0, first), *((at, chapter) for at, chapter in titles if at > 0)]
+    """The ranges of ``text`` that belong to 士喪禮 or 既夕禮 (:func:`chapter_marks`: from each such
+    chapter's title to the next title, and from the start the chapter the record names)."""
+    marks = chapter_marks(meta if isinstance(meta, dict) else {}, text)
     ranges: list[tuple[int, int]] = []
     for (start, chapter), (end, _next) in zip(marks, [*marks[1:], (len(text), None)]):
         if chapter in CORPSE_CHAPTERS and end > start:
@@ -45,3 +42,10 @@ def corpse_ranges(text: str, meta: Optional[dict[str, Any]] = None) -> list[tupl
             else:
                 ranges.append((start, end))
     return ranges
+
+
+def corpse_spans(text: str, spans: list[tuple[int, int, str]],
+                 normalise: Callable[[str], str]) -> list[tuple[int, int, str]]:
+    """Tagged spans of a normalised view of those chapters with 尸 a thing, not a participant."""
+    corpse = normalise(CORPSE)
+    return [(s, e, "OBJECT" if label == "ACTOR" and text[s:e] == corpse else label) for s, e, label in spans]

@@ -50,8 +50,8 @@ _NOUNISH = frozenset({CHAR, OBJECT, LOCATION, ACTOR, NUM})
 #: names (獲者, 諸公), 人 and 旅 are parts of them (宗人, 旅食), 命 is an act
 IN_NAMES = "者諸人旅命"
 #: acts only a person does: a word nobody knows opening a sentence before one of them is someone in
-#: that passage (即: goes to his mat or place, 尸即席坐). Not 射 (大射, 誘射: the rite, the demonstration), nor the acts things do in this
-#: text (肝從, 俎入設, 心立, 鼎升), nor 洗 (the basin)
+#: that passage (即: goes to his mat or place, 尸即席坐). Not 射 (大射, 誘射: the rite, the
+#: demonstration), nor the acts things do in this text (肝從, 俎入設, 心立, 鼎升), nor 洗 (the basin)
 PERSONAL_ACTS = frozenset("揖 拜 稽首 辭 讓 盥 坐 興 受 飲 啐 嚌 袒 襲 酌 獻 酢 酬 授 取 執 奠 迎 送 命 告 請 對 許 搢 挾 即".split())
 #: the bow of one who answers (答拜), sends off (拜送) or receives (拜受): a person's, at the head of any clause
 _BOW = "拜"

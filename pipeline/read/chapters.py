@@ -106,6 +106,15 @@ def chapter_titles(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def chapter_marks(meta: dict[str, Any], text: str) -> list[tuple[int, Optional[str]]]:
+    """Where each chapter of ``text`` begins, (offset, chapter) in order: from 0 the chapter the
+    record names (``meta.chapter``, else its file's name), else its first title's; then each title
+    written after the start (a file holding several chapters changes chapter where one stands)."""
+    titles = chapter_titles(text)
+    first = chapter_from_meta(meta) or chapter_from_source(meta.get("source")) or (titles[0][1] if titles else None)
+    return [(0, first), *((at, chapter) for at, chapter in titles if at > 0)]
+
+
 def chapter_of(meta: dict[str, Any], text: str) -> Optional[str]:
     """The chapter as a two-digit string ("04"), by the rule in this module's docstring, or None."""
     return chapter_from_meta(meta) or chapter_from_source(meta.get("source")) or chapter_from_title(text)
