@@ -278,6 +278,28 @@ def test_zu_xi_belongs_to_the_washer(extractor):
     check(r.get("洗"), actor="主人", actor_inferred=True)
 
 
+def test_zu_jue_in_a_long_passage_is_the_one_holding_the_cup(extractor):
+    """卒爵 / 卒觶 is the last drinker's, unless the one carried on has since taken the cup in hand
+    (取, 受, 酌, 祭 …): in a passage as long as 有司徹's an earlier drinker is sentences back. 大射's
+    paragraphs read as one passage (before, each 卒 went to the group or the 賓 who drank earlier)."""
+    raw = "".join(jing("07")[k] for k in (602, 605, 608))
+    r = Run(raw, extractor.extract([Passage.from_raw(raw)]))
+    check(r.get("飲"), actor="三耦及眾射者")
+    check(r.get("卒", 0), actor="不勝者", actor_inferred=True, object="觶")
+    assert {a.actor for a in r.actions if a.start > raw.index("立卒觶")} == {"不勝者"}
+    raw = jing("07")[619] + jing("07")[622] + jing("07")[625]
+    r = Run(raw, extractor.extract([Passage.from_raw(raw)]))
+    check(r.get("飲"), actor="賓、諸公、卿、大夫")
+    zu = [a for a in r.all("卒") if a.start > raw.index("賓坐祭")][0]
+    check(zu, actor="賓", actor_inferred=True)
+    # 特牲: the host drinks after the 主婦, pouring for himself (更爵，酌，醋，卒爵)
+    raw = jing("15")[326] + jing("15")[327]
+    r = Run(raw, extractor.extract([Passage.from_raw(raw)]))
+    last = [a for a in r.all("卒") if a.start > raw.index("主人更爵")][0]
+    check(last, actor="主人", actor_inferred=True)
+    check(r.get("卒", 0), actor="主婦")
+
+
 def test_chou_zhi_target(extractor):
     r = s000(extractor, "主人实觯,酬之,阼阶上北面坐奠觯,遂拜,执觯兴。")
     check(r.get("酬"), actor="主人", actor_inferred=True, target="之")

@@ -42,7 +42,8 @@ Who acts (``actor``, ``actor_inferred``)
   held only the subject and a place or facing (主人東楹東，北面拜至 → 主人, not inferred).
 * Otherwise inferred (``actor_inferred: true``), in this order:
   1. 卒X (卒洗, 卒盥) belongs to whoever did X last since the last reset (卒洗 after 賓不辭洗 is the
-     washer's); 卒爵 / 卒觶 to the last drinker (飲). 卒拜 ("when the other's bow is over") does
+     washer's); 卒爵 / 卒觶 to the last drinker (飲), unless the carried actor has taken the cup in
+     hand since (不勝者…取豐上之觶…立卒觶; 賓坐祭，卒爵 after others drank). 卒拜 ("when the other's bow is over") does
      not change the carried actor. With no washer yet, 卒洗 right after X辭洗 / X不辭洗 is not X's
      (the other party named in the passage, else None), nor of one who washes his hands next
      (卒洗，主人盥); 釋獲 is the scorer's (釋獲者), never the carried shooter's;
@@ -1039,9 +1040,12 @@ class _Run:
                 self.all_group = ((sentence, d.clause), pending.actor, False)
             return pending.actor, False
         if d.finishes:
+            holder = self.key(self.current) if d.finishes == "飲" and self.current else None
             for e in reversed(self.emitted[self.history_start:]):
                 if e.lemma == d.finishes and not e.action.negated and e.action.actor:
                     return e.action.actor, True
+                if holder is not None and e.actor_key == holder and _holds_cup(e):
+                    return self.current, True
             decliner = self.declined_before(sentence[0])
             if d.finishes == "洗" and decliner is not None:
                 # 賓辭洗。卒洗 / 工不辭洗。卒洗: the one who (did not) decline does not wash
@@ -1272,6 +1276,17 @@ def _marks_time(action: Action, object_kinds: Iterable[str] = ()) -> bool:
     if action.verb != "卒":
         return False
     return action.object in (None, "射") or not {VERB, OBJECT} & set(object_kinds)
+
+
+#: acts of one who has the cup in hand: after one of them, his carried 卒爵 / 卒觶 is his own, not
+#: that of someone who drank earlier in a long passage (不勝者進，坐取豐上之觶…立卒觶; 賓坐祭，卒爵;
+#: 主人更爵，酌，醋，卒爵). 酢 with a target returns the cup to another, who drinks
+_HOLDING_CUP = set("受 取 酌 酢 祭 啐 執".split())
+
+
+def _holds_cup(e: "_Emitted") -> bool:
+    """Has the actor of ``e`` the cup in hand after it?"""
+    return e.lemma in _HOLDING_CUP and not e.action.negated and not (e.lemma == "酢" and e.action.target)
 
 
 def _answers(action: Action) -> bool:
