@@ -300,6 +300,26 @@ def test_zu_jue_in_a_long_passage_is_the_one_holding_the_cup(extractor):
     check(r.get("卒", 0), actor="主婦")
 
 
+def test_dishes_after_the_receiver_goes_on_are_his(extractor):
+    """After X拜送, dishes served with no subject are not the carried receiver's (he is served); but
+    once the receiver has opened a sentence of his own he carries them himself: 鄉射's 獲者 takes the
+    cup from the 司馬, has his dishes carried after him to the right of the target and sets them
+    there (05 p625 + p628 read as one passage; before, the giver 司馬 or no one set them). A third
+    party carried on after the 拜送 is still no server of the one who received (大射 p224 + p226)."""
+    raw = jing("05")[625] + jing("05")[628]
+    r = Run(raw, extractor.extract([Passage.from_raw(raw)]))
+    check(r.get("拜", 1), actor="司馬", purpose="送")
+    check(r.get("設"), actor="獲者", actor_inferred=True, object="薦俎")
+    raw = jing("07")[224] + jing("07")[226]
+    r = Run(raw, extractor.extract([Passage.from_raw(raw)]))
+    check(r.get("徹"), actor="司宮")
+    check(r.get("薦"), actor=None, actor_inferred=True)
+    # the receiver who only stepped back in the 拜送's sentence is served (05 p88)
+    r = xh(extractor, "05", 88)
+    check(r.get("退"), actor="賓")
+    check(r.get("薦"), actor=None, actor_inferred=True)
+
+
 def test_chou_zhi_target(extractor):
     r = s000(extractor, "主人实觯,酬之,阼阶上北面坐奠觯,遂拜,执觯兴。")
     check(r.get("酬"), actor="主人", actor_inferred=True, target="之")

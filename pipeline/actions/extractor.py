@@ -56,7 +56,9 @@ Who acts (``actor``, ``actor_inferred``)
      subject written with 皆 it is that subject's (長皆奠觶于其所，皆揖其弟子);
   5b. 薦 / 設 without a subject, when the carried actor is not the giver of the passage's last
      拜送, have no agent: the dishes are for the one who just received the cup (主人拜送爵，賓少退。
-     薦脯醢); after the giver's own 拜送 they are his (賓拜送爵，薦脯醢); nor are they the carried
+     薦脯醢), unless he who received has since opened a sentence of his own (司馬拜送爵。獲者執爵，…
+     設薦俎: his); after the giver's own 拜送 they are his (賓拜送爵，薦脯醢), until another is the
+     written subject; nor are they the carried
      actor's right after he went to his mat (大夫升席。設折俎: he is seated to be served);
   6. else the actor of the last act (carry-over). After "Y荅拜。" the next sentence goes back to
      the actor before the response (the drinker goes on, not the one who answered),
@@ -762,6 +764,8 @@ class _Run:
             self.before_subject = (principal, self.unnamed)
         if subject:
             self.unnamed = False
+            if self.sender is not None and self.key(subject) != self.key(self.sender):
+                self.sender = None  # 司馬拜送爵。獲者執爵…設薦俎: another acts now, the dishes are his
         if not piece.acts and subject and piece.holds_things and not piece.other_verb \
                 and not (piece.place or piece.facing) and self._object_missing(sentence):
             return  # 宗婦徹|祝豆籩|入于房: the 祝's dishes are what 宗婦 clears, 祝 does nothing
@@ -1088,7 +1092,7 @@ class _Run:
         if self.sender is not None and d.lemma in _SERVING_VERBS:
             return self.sender, True  # 主人拜送。設菹醢、俎: the giver serves the dishes
         if d.lemma in _SERVING_VERBS and self.current is not None:
-            giver = self.last_giver(sentence[0])
+            giver = self.last_giver(sentence[0], self.key(self.current))
             if giver is not None and giver != self.key(self.current):
                 return None, True  # 主人拜送爵，賓少退。薦脯醢: the carried 賓 is the one served
             if self.seated(sentence[0], self.key(self.current)):
@@ -1111,14 +1115,29 @@ class _Run:
         last = self._last_of(passage)
         return last.actor_key if last is not None and last.lemma == "辭" else None
 
-    def last_giver(self, passage: int) -> Optional[str]:
-        """The actor of the last 拜送 of this passage (the giver of the cup just received)."""
+    def last_giver(self, passage: int, receiver: Optional[str] = None) -> Optional[str]:
+        """The actor of the last 拜送 of this passage (the giver of the cup just received). None
+        where ``receiver``, who received the cup, has since opened a sentence of his own, written (司馬西面
+        拜送爵。獲者執爵，…適右个，設薦俎: he carries his dishes to the target and sets them; not 主人拜送爵，
+        賓少退。薦脯醢)."""
+        later: list[_Emitted] = []
         for e in reversed(self.emitted[-8:]):
             if e.sentence[0] != passage:
                 return None
             if e.lemma == "拜" and (e.action.purpose or "") == "送":
+                if receiver is not None and self._received(passage, receiver) and any(
+                        x.actor_key == receiver and not x.action.actor_inferred and x.sentence > e.sentence
+                        for x in later):
+                    return None
                 return e.actor_key
+            later.append(e)
         return None
+
+    def _received(self, passage: int, key: str) -> bool:
+        """Did ``key`` receive the cup in this passage (受, 拜受)? Not a third party carried on
+        (卿辭重席，司宮徹之。乃薦脯醢: the 卿 is served, by someone unnamed)."""
+        return any(e.sentence[0] == passage and e.actor_key == key and (
+            e.lemma == "受" or (e.lemma == "拜" and (e.action.purpose or "") == "受")) for e in self.emitted[-12:])
 
     def seated(self, passage: int, key: Optional[str]) -> bool:
         """Was this passage's last act ``key``'s going to his mat (升席, 即席, 就筵)?"""
