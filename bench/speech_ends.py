@@ -6,7 +6,7 @@ Every dev gold passage (annotations/actions/dev; the test chapters are not read)
 is stripped of its marks, as `yili evaluate actions` strips the unpunctuated form, and read by
 `yili process`'s pipeline (shipped models, ``meta.layer`` JING). For each 曰 the speech the edition
 quotes after it is compared with the speech the extractor reads there without the marks
-(:attr:`pipeline.actions.extractor.Reading.speech`, :mod:`pipeline.actions.speech`): where it ends
+(:attr:`pipeline.actions.passage.Reading.speech`, :mod:`pipeline.actions.speech`): where it ends
 the same, sooner (narrative after it gets tuples and spans) or later (acts read as said). Also with
 the speech-word rule alone (no narrative openers), the reading before 2026-11-30's thirteenth
 session. Writes JSON and Markdown beside each other.

@@ -808,7 +808,7 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
                     names: Optional[Sequence[Iterable[tuple[int, int]]]] = None) -> list[dict[str, Any]]:
     """``spans`` (raw offsets) with those of every tagged passage replaced by its refined spans;
     ``speech``: per passage, the view ranges of unquoted speech, ``names`` those of the participants
-    the extractor read as names the lexicon lacks (:class:`~pipeline.actions.extractor.Reading`):
+    the extractor read as names the lexicon lacks (:class:`~pipeline.actions.passage.Reading`):
     ACTORs, as a chapter's 尸 is wherever the document makes it one.
 
     With ``acted_verbs_only`` a VERB span of a passage is kept only where a tuple's verb is. The

@@ -2,7 +2,7 @@
 
 Quoted speech (曰：「…」) is bounded by its marks. Unpunctuated text has none: the speech after 曰
 starts at the next clause of the 斷句 and runs on while the clauses speak in the first or second
-person (:func:`speech_runs_on`). The clause walk of :mod:`pipeline.actions.extractor` calls these.
+person (:func:`speech_runs_on`). The clause walk (:mod:`pipeline.actions.walk`) calls these.
 """
 
 from __future__ import annotations
