@@ -300,6 +300,21 @@ def test_zu_jue_in_a_long_passage_is_the_one_holding_the_cup(extractor):
     check(r.get("卒", 0), actor="主婦")
 
 
+def test_who_emptied_the_cup_does_not_take_it_back(extractor):
+    """大射 p152 + p155 read as one passage: the 公 empties the cup and bows, the 主人 answers, the
+    music ends, and the one who goes up to take the cup is the 主人 (before: the 公, the drinker the
+    sentence after an answer goes back to). The dev gold has every subjectless 受 after a 卒 of the
+    cup another's. A drinker who took another cup since keeps his acts."""
+    raw = jing("07")[152] + jing("07")[155]
+    r = Run(raw, extractor.extract([Passage.from_raw(raw)]))
+    check(r.get("卒"), actor="公", object="爵")
+    check(r.get("受"), actor="主人", actor_inferred=True)
+    check(r.get("奠", 1), actor="主人")
+    # 特牲 p275: the 佐食 empties the 角 and bows; the 主人, answering, takes it (written answer, same sentence)
+    r = xh(extractor, "15", 275)
+    assert [a.actor for a in r.all("受")][-1] == "主人"
+
+
 def test_dishes_after_the_receiver_goes_on_are_his(extractor):
     """After X拜送, dishes served with no subject are not the carried receiver's (he is served); but
     once the receiver has opened a sentence of his own he carries them himself: 鄉射's 獲者 takes the

@@ -16,6 +16,8 @@ Who acts (``actor``, ``actor_inferred``)
      not change the carried actor. With no washer yet, 卒洗 right after X辭洗 / X不辭洗 is not X's
      (the other party named in the passage, else None), nor of one who washes his hands next
      (卒洗，主人盥); 釋獲 is the scorer's (釋獲者), never the carried shooter's;
+  1b. 受 after the carried actor emptied the cup (卒爵) and another answered his bow, with no new
+     cup in his hand since, is the answerer's: he takes the empty cup (公…卒爵…拜。主人答拜。樂闋。升受爵);
   2. a response (荅拜) without a subject is not the bower's: it is the target of the last 拜, or the
      last participant named in the sentence other than the bower; None if there is none;
   3. a 拜 right after a response is the first bower's (再拜賓，賓答拜，拜介 → 主人);
@@ -804,6 +806,10 @@ class _Run:
                     return name, True
                 self.current, self.unnamed = None, True
                 return None, True
+        if d.lemma == "受":
+            answerer = self._answered_emptier(sentence[0])
+            if answerer is not None:
+                return answerer, True  # 公…立卒爵…拜。主人答拜。樂闋。升受爵: who emptied it does not take it back
         if d.lemma == "酢":
             presented = self.last_presented(sentence[0])
             if presented is not None:
@@ -859,6 +865,25 @@ class _Run:
         """The actor of this passage's last act if it was a 辭 (辭洗, 降辭, 不辭洗), else None."""
         last = self._last_of(passage)
         return last.actor_key if last is not None and last.lemma == "辭" else None
+
+    def _answered_emptier(self, passage: int) -> Optional[str]:
+        """The one who answered the bow of the carried actor after he emptied the cup (卒爵, 卒觶)
+        and took no other since: he, not the drinker, receives the empty cup (公…立卒爵，坐奠爵，拜，
+        執爵興。主人答拜。樂闋。升受爵 → 主人; the dev gold's every subjectless 受 after a 卒 of the cup
+        is another's). None where the drinker is not the one carried on, or nobody answered him."""
+        drinker = self.key(self.current)
+        answerer: Optional[_Emitted] = None
+        for e in reversed(self.emitted[self.history_start:]):
+            if e.sentence[0] != passage:
+                return None
+            if e.action.response and e.actor_key not in (None, drinker):
+                answerer = answerer or e
+            elif e.actor_key == drinker and e.lemma in _TAKES_CUP:
+                return None  # he has another cup in hand
+            elif e.actor_key == drinker and e.lemma == "卒" and e.action.object \
+                    and e.action.object[:1] in _CUPS:
+                return answerer.action.actor if answerer is not None else None
+        return None
 
     def last_giver(self, passage: int, receiver: Optional[str] = None) -> Optional[str]:
         """The actor of the last 拜送 of this passage (the giver of the cup just received). None
@@ -1046,6 +1071,12 @@ def _marks_time(action: Action, object_kinds: Iterable[str] = ()) -> bool:
 #: that of someone who drank earlier in a long passage (不勝者進，坐取豐上之觶…立卒觶; 賓坐祭，卒爵;
 #: 主人更爵，酌，醋，卒爵). 酢 with a target returns the cup to another, who drinks
 _HOLDING_CUP = set("受 取 酌 酢 祭 啐 執".split())
+
+
+#: acts that put a new cup in one's hand (執 and 奠 of the emptied one do not)
+_TAKES_CUP = set("受 取 酌".split())
+#: the drinking vessels a 卒 empties (卒爵, 卒觶, 卒角, 卒散, 卒觚)
+_CUPS = "爵觶角散觚"
 
 
 def _holds_cup(e: "_Emitted") -> bool:
