@@ -315,6 +315,23 @@ def test_who_emptied_the_cup_does_not_take_it_back(extractor):
     assert [a.actor for a in r.all("受")][-1] == "主人"
 
 
+def test_a_new_day_is_a_new_scene(extractor):
+    """特牲 p99 + p101 + p105 read as one passage: 夙興 ("rising early", the next morning) opens a new
+    scene, and the first act in it is the one the sentence then names (夙興，主人服如初 → 主人), as at a
+    passage's opening; before, the 宗人 who announced the hour rose. The host's 拜送 before it
+    (p104) and a passage opening on the day (明日，賓服鄉服以拜賜) read as they did."""
+    raw = jing("15")[99] + jing("15")[101] + jing("15")[104] + jing("15")[105]
+    r = Run(raw, extractor.extract([Passage.from_raw(raw)]))
+    check(r.get("請"), actor="宗人")
+    check(r.get("興"), actor="主人", actor_inferred=True)
+    check(r.get("立"), actor="主人")
+    raw = jing("15")[99] + jing("15")[101] + "夙興，設洗。"
+    r = Run(raw, extractor.extract([Passage.from_raw(raw)]))
+    check(r.get("興"), actor=None)
+    check(r.get("設"), actor=None)
+    check(xh(extractor, "04", 378).get("拜"), actor="賓")
+
+
 def test_dishes_after_the_receiver_goes_on_are_his(extractor):
     """After X拜送, dishes served with no subject are not the carried receiver's (he is served); but
     once the receiver has opened a sentence of his own he carries them himself: 鄉射's 獲者 takes the

@@ -34,7 +34,8 @@ Who acts (``actor``, ``actor_inferred``)
   6. else the actor of the last act (carry-over). After "Y荅拜。" the next sentence goes back to
      the actor before the response (the drinker goes on, not the one who answered),
      except in unpunctuated text where it opens with 揖 (答拜|揖復位: the 斷句's sentence end).
-  7. ``None`` when nobody has been named yet; such opening acts take the first written,
+  7. ``None`` when nobody has been named yet (nor at a sentence opening a new day inside a passage:
+     夙興, 厥明, 質明, 明日 start a new scene, :data:`NEW_DAY`); such opening acts take the first written,
      non-responding subject named later in the same sentence (卒洗，主人壹揖 → 主人; in unpunctuated
      text one that opens a clause of the 斷句, not one found after an act inside it: 揖|退耦反位), or later in
      the passage when their bow was answered by Y or they end before Y疑立: then the next subject
@@ -179,6 +180,11 @@ class _Run:
         #: start → end of the passage's participants that only the span model reads (model_names)
         self.names: Optional[dict[int, int]] = None
 
+    @property
+    def _new_day(self) -> tuple[str, ...]:
+        """:data:`NEW_DAY` in the form of the normalised view."""
+        return tuple(self.x.normalise(w) for w in NEW_DAY)
+
     def key(self, written: Optional[str]) -> Optional[str]:
         return None if written is None else self.x.normalise(written)
 
@@ -254,6 +260,13 @@ class _Run:
                 # 凡適堂西，皆出入于司馬之南: a rule of the 記 for whoever does it, where its rules run
                 # together (a web copy): no one of the rule before is carried into it, nor out of it
                 self.current, self.unnamed = None, True
+            if opens_sentence and at > 0 and text.startswith(self._new_day, trimmed[0]):
+                # 請期，曰「羹飪」。夙興，主人服如初: a new day opens a new scene, whose first acts are
+                # the one it then names, as at a passage's opening (rule 7)
+                self.flush_pending()
+                self.current, self.unnamed = None, False
+                self.unresolved.clear()
+                self.unresolved_not = None
             if text[trimmed[0]] in _CONDITION:
                 self.flush_pending()  # 下射於左，若有餘算，則反委之: a condition opens a new frame
             if text[trimmed[0]] in _THEN and at > 0:
@@ -1073,6 +1086,9 @@ def _marks_time(action: Action, object_kinds: Iterable[str] = ()) -> bool:
 _HOLDING_CUP = set("受 取 酌 酢 祭 啐 執".split())
 
 
+#: what opens the text of a new day (夙興 "rising early", 厥明 / 質明 "at dawn", 明日 "the next day"):
+#: a sentence opening on one inside a passage is a new scene, nobody carried into it
+NEW_DAY = ("夙興", "厥明", "質明", "明日")
 #: acts that put a new cup in one's hand (執 and 奠 of the emptied one do not)
 _TAKES_CUP = set("受 取 酌".split())
 #: the drinking vessels a 卒 empties (卒爵, 卒觶, 卒角, 卒散, 卒觚)
