@@ -332,6 +332,18 @@ def test_a_new_day_is_a_new_scene(extractor):
     check(xh(extractor, "04", 378).get("拜"), actor="賓")
 
 
+def test_jie_covers_the_group_its_sentence_names(extractor):
+    """覲禮 p33 + p35 read as one passage: 諸侯前朝，皆受舍于朝 — the lords, named in the sentence (前朝 is
+    no act), are who 皆 covers, though the sentence before had the 侯氏 act (before: no one, as if two
+    parties had acted apart). Two parties named in one sentence still make 皆 both of them."""
+    raw = jing("10")[33] + jing("10")[35]
+    r = Run(raw, extractor.extract([Passage.from_raw(raw)]))
+    check(r.get("拜"), actor="侯氏")
+    check(r.get("受"), actor="諸侯")
+    r = Run("主人堂東，賓堂西，皆袒。", extractor.extract([Passage.from_raw("主人堂東，賓堂西，皆袒。")]))
+    check(r.get("袒"), actor=None)
+
+
 def test_dishes_after_the_receiver_goes_on_are_his(extractor):
     """After X拜送, dishes served with no subject are not the carried receiver's (he is served); but
     once the receiver has opened a sentence of his own he carries them himself: 鄉射's 獲者 takes the

@@ -22,7 +22,8 @@ Who acts (``actor``, ``actor_inferred``)
      last participant named in the sentence other than the bower; None if there is none;
   3. a 拜 right after a response is the first bower's (再拜賓，賓答拜，拜介 → 主人);
   4. 送 right after X退 / X出 is the host's: the last participant named other than X (賓退，送);
-  5. 皆 without a subject, right after an act directed at a group (揖眾賓，皆…) or a command to
+  5. 皆 without a subject in a sentence that names one group (諸侯前朝，皆受舍于朝) is that group's;
+     right after an act directed at a group (揖眾賓，皆…) or a command to
      someone (命負侯，皆執其旌…而俟), is theirs, to the end of the clause; right after an act of a
      subject written with 皆 it is that subject's (長皆奠觶于其所，皆揖其弟子);
   5b. 薦 / 設 without a subject, when the carried actor is not the giver of the passage's last
@@ -483,8 +484,11 @@ class _Run:
             return True
         if keys:
             return False
-        if len({self.key(n) for n, s in self.named if s == sentence}) > 1:
+        here = {self.key(n): n for n, s in self.named if s == sentence}
+        if len(here) > 1:
             return True  # 主人堂東，賓堂西，皆袒: two named here, whoever acted before
+        if len(here) == 1 and _is_group(next(iter(here.values())), self.x.normalise):
+            return False  # 侯氏再拜稽首。諸侯前朝，皆受舍于朝: the group this sentence names is who 皆 covers
         before = [e for e in self.emitted[-12:] if e.sentence == (passage, number - 1) and e.actor_key]
         named = {self.key(n) for n, s in self.named if s in ((passage, number - 1), sentence)}
         return len({e.actor_key for e in before} | named) > 1 and not any(
