@@ -310,6 +310,11 @@ def test_who_emptied_the_cup_does_not_take_it_back(extractor):
     check(r.get("卒"), actor="公", object="爵")
     check(r.get("受"), actor="主人", actor_inferred=True)
     check(r.get("奠", 1), actor="主人")
+    # before anyone is named, the unnamed drinker of the opening acts is the one carried on
+    raw = "坐祭，卒爵，拜，執爵興。賓答拜。受爵，降。賓揖，主人升。"
+    r = Run(raw, extractor.extract([Passage.from_raw(raw)]))
+    check(r.get("卒"), actor="主人")
+    check(r.get("受"), actor="賓", actor_inferred=True)
     # 特牲 p275: the 佐食 empties the 角 and bows; the 主人, answering, takes it (written answer, same sentence)
     r = xh(extractor, "15", 275)
     assert [a.actor for a in r.all("受")][-1] == "主人"

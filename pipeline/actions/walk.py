@@ -887,7 +887,8 @@ class _Run:
         """The one who answered the bow of the carried actor after he emptied the cup (卒爵, 卒觶)
         and took no other since: he, not the drinker, receives the empty cup (公…立卒爵，坐奠爵，拜，
         執爵興。主人答拜。樂闋。升受爵 → 主人; the dev gold's every subjectless 受 after a 卒 of the cup
-        is another's). None where the drinker is not the one carried on, or nobody answered him."""
+        is another's). The drinker is the one carried on, or, before anyone is named, the unnamed one
+        of the opening acts (坐祭，卒爵，拜，執爵興。賓答拜。受爵 → 賓); None where nobody answered him."""
         drinker = self.key(self.current)
         answerer: Optional[_Emitted] = None
         for e in reversed(self.emitted[self.history_start:]):
