@@ -147,6 +147,8 @@ class _Run:
     def __init__(self, extractor: "ActionExtractor"):
         self.x = extractor
         self.voc = extractor.vocabulary
+        #: :data:`NEW_DAY` in the form of the normalised view
+        self.new_day = tuple(extractor.normalise(w) for w in NEW_DAY)
         self.emitted: list[_Emitted] = []
         self.current: Optional[str] = None  # written form of the carried actor
         self.pending: Optional[_Pending] = None
@@ -180,11 +182,6 @@ class _Run:
         self.history_start = 0
         #: start → end of the passage's participants that only the span model reads (model_names)
         self.names: Optional[dict[int, int]] = None
-
-    @property
-    def _new_day(self) -> tuple[str, ...]:
-        """:data:`NEW_DAY` in the form of the normalised view."""
-        return tuple(self.x.normalise(w) for w in NEW_DAY)
 
     def key(self, written: Optional[str]) -> Optional[str]:
         return None if written is None else self.x.normalise(written)
@@ -261,7 +258,7 @@ class _Run:
                 # 凡適堂西，皆出入于司馬之南: a rule of the 記 for whoever does it, where its rules run
                 # together (a web copy): no one of the rule before is carried into it, nor out of it
                 self.current, self.unnamed = None, True
-            if opens_sentence and at > 0 and text.startswith(self._new_day, trimmed[0]):
+            if opens_sentence and at > 0 and text.startswith(self.new_day, trimmed[0]):
                 # 請期，曰「羹飪」。夙興，主人服如初: a new day opens a new scene, whose first acts are
                 # the one it then names, as at a passage's opening (rule 7)
                 self.flush_pending()
