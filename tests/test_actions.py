@@ -349,6 +349,21 @@ def test_jie_covers_the_group_its_sentence_names(extractor):
     check(r.get("袒"), actor=None)
 
 
+def test_a_condition_is_done_by_the_one_its_then_clause_names(extractor):
+    """大射 p619 + p622 read as one passage: 若飲公，則侍射者降 — the one who makes the duke drink is the
+    侍射者 the 則 clause names, as when the condition opens a passage; before, the 賓、諸公、卿、大夫 who
+    had just drunk. A command in the condition is not the bidden's (若命長致，則媵爵者奠觶于篚)."""
+    raw = jing("07")[619] + jing("07")[622]
+    r = Run(raw, extractor.extract([Passage.from_raw(raw)]))
+    check(r.get("受"), actor="賓、諸公、卿、大夫")
+    check(r.get("飲", 1), actor="侍射者", actor_inferred=True)
+    check(r.get("洗", 1), actor="侍射者")
+    raw = "小臣請致者。若命長致，則媵爵者奠觶于篚。"
+    r = Run(raw, extractor.extract([Passage.from_raw(raw)]))
+    assert r.get("命").actor != "媵爵者"
+    check(r.get("奠"), actor="媵爵者")
+
+
 def test_dishes_after_the_receiver_goes_on_are_his(extractor):
     """After X拜送, dishes served with no subject are not the carried receiver's (he is served); but
     once the receiver has opened a sentence of his own he carries them himself: 鄉射's 獲者 takes the

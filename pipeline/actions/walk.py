@@ -36,7 +36,8 @@ Who acts (``actor``, ``actor_inferred``)
      the actor before the response (the drinker goes on, not the one who answered),
      except in unpunctuated text where it opens with 揖 (答拜|揖復位: the 斷句's sentence end).
   7. ``None`` when nobody has been named yet (nor at a sentence opening a new day inside a passage:
-     夙興, 厥明, 質明, 明日 start a new scene, :data:`NEW_DAY`); such opening acts take the first written,
+     夙興, 厥明, 質明, 明日 start a new scene, :data:`NEW_DAY`; nor at a sentence opening on a
+     condition with no subject whose 則 clause names a participant: 若飲公，則侍射者降); such opening acts take the first written,
      non-responding subject named later in the same sentence (卒洗，主人壹揖 → 主人; in unpunctuated
      text one that opens a clause of the 斷句, not one found after an act inside it: 揖|退耦反位), or later in
      the passage when their bow was answered by Y or they end before Y疑立: then the next subject
@@ -265,6 +266,13 @@ class _Run:
                 self.current, self.unnamed = None, False
                 self.unresolved.clear()
                 self.unresolved_not = None
+            if opens_sentence and at > 0 and self._condition_names_doer(text, clauses, at, trimmed):
+                # 卒觶，授執爵者，反就席。若飲公，則侍射者降: the doer of the condition is the one its 則
+                # clause names, as at a passage's opening (rule 7), not the one carried on
+                self.flush_pending()
+                self.current, self.unnamed = None, False
+                self.unresolved.clear()
+                self.unresolved_not = None
             if text[trimmed[0]] in _CONDITION:
                 self.flush_pending()  # 下射於左，若有餘算，則反委之: a condition opens a new frame
             if text[trimmed[0]] in _THEN and at > 0:
@@ -452,6 +460,24 @@ class _Run:
             return False
         nxt = tokenize(text, at, min(end, at + edge), self.voc, self.names)
         return bool(nxt) and OBJECT in nxt[0].kinds and not nxt[0].kinds & {VERB, ACTOR, OTHERV}
+
+    def _condition_names_doer(self, text: str, clauses: list[Span], at: int, trimmed: Span) -> bool:
+        """Does clause ``at`` open a condition (若…) with no subject and no command, right before a
+        則 clause that opens on a participant (若飲公，則侍射者降)? Not 若命長致，則媵爵者奠觶于篚: those
+        bidden do not bid."""
+        if text[trimmed[0]] not in _CONDITION or at + 1 >= len(clauses):
+            return False
+        after = _trim(text, *clauses[at + 1])
+        if after is None or text[after[0]] not in _THEN:
+            return False
+
+        def opens_on_name(start: int, end: int) -> bool:
+            first = tokenize(text, start, min(end, start + 2 * self.voc.max_len), self.voc, self.names)
+            return bool(first) and ACTOR in first[0].kinds
+
+        if opens_on_name(trimmed[0] + 1, trimmed[1]) or text.startswith(_COMMANDS, trimmed[0] + 1):
+            return False
+        return opens_on_name(after[0] + 1, after[1])
 
     def _led_cut(self, text: str, before: Span, at: int, end: int) -> bool:
         """Did the 斷句 cut 厭 from the one led in? In the dev 經 厭 is followed by that participant
