@@ -199,6 +199,13 @@ class _Run:
         self.before_subject = None
         self.history_start = len(self.emitted)
 
+    def new_scene(self) -> None:
+        """Nobody is carried into what follows: its opening acts wait for the one it names."""
+        self.flush_pending()
+        self.current, self.unnamed = None, False
+        self.unresolved.clear()
+        self.unresolved_not = None
+
     def new_sentence(self, revert: bool = True) -> None:
         self.flush_pending()
         self.sender = None
@@ -259,20 +266,12 @@ class _Run:
                 # 凡適堂西，皆出入于司馬之南: a rule of the 記 for whoever does it, where its rules run
                 # together (a web copy): no one of the rule before is carried into it, nor out of it
                 self.current, self.unnamed = None, True
-            if opens_sentence and at > 0 and text.startswith(self.new_day, trimmed[0]):
-                # 請期，曰「羹飪」。夙興，主人服如初: a new day opens a new scene, whose first acts are
-                # the one it then names, as at a passage's opening (rule 7)
-                self.flush_pending()
-                self.current, self.unnamed = None, False
-                self.unresolved.clear()
-                self.unresolved_not = None
-            if opens_sentence and at > 0 and self._condition_names_doer(text, clauses, at, trimmed):
-                # 卒觶，授執爵者，反就席。若飲公，則侍射者降: the doer of the condition is the one its 則
-                # clause names, as at a passage's opening (rule 7), not the one carried on
-                self.flush_pending()
-                self.current, self.unnamed = None, False
-                self.unresolved.clear()
-                self.unresolved_not = None
+            if opens_sentence and at > 0 and (text.startswith(self.new_day, trimmed[0])
+                                               or self._condition_names_doer(text, clauses, at, trimmed)):
+                # 請期，曰「羹飪」。夙興，主人服如初: a new day opens a new scene; 反就席。若飲公，則侍射者降:
+                # the doer of the condition is the one its 則 clause names — in both, as at a passage's
+                # opening (rule 7), not the one carried on
+                self.new_scene()
             if text[trimmed[0]] in _CONDITION:
                 self.flush_pending()  # 下射於左，若有餘算，則反委之: a condition opens a new frame
             if text[trimmed[0]] in _THEN and at > 0:
