@@ -469,22 +469,21 @@ class _Run:
         after = _trim(text, *clauses[at + 1])
         if after is None or text[after[0]] not in _THEN:
             return False
-
-        def opens_on_name(start: int, end: int) -> bool:
-            first = tokenize(text, start, min(end, start + 2 * self.voc.max_len), self.voc, self.names)
-            return bool(first) and ACTOR in first[0].kinds
-
-        if opens_on_name(trimmed[0] + 1, trimmed[1]) or text.startswith(_COMMANDS, trimmed[0] + 1):
+        if self._opens_on_name(text, trimmed[0] + 1, trimmed[1]) or text.startswith(_COMMANDS, trimmed[0] + 1):
             return False
-        return opens_on_name(after[0] + 1, after[1])
+        return self._opens_on_name(text, after[0] + 1, after[1])
+
+    def _opens_on_name(self, text: str, start: int, end: int) -> bool:
+        """Is the first word of ``text[start:end]`` a participant?"""
+        first = tokenize(text, start, min(end, start + 2 * self.voc.max_len), self.voc, self.names)
+        return bool(first) and ACTOR in first[0].kinds
 
     def _led_cut(self, text: str, before: Span, at: int, end: int) -> bool:
         """Did the 斷句 cut 厭 from the one led in? In the dev 經 厭 is followed by that participant
         every time (賓厭介，入門左; 介厭眾賓，入)."""
         if not text[before[0]:before[1]].rstrip().endswith(self.x.normalise("厭")):
             return False
-        first = tokenize(text, at, min(end, at + 2 * self.voc.max_len), self.voc, self.names)
-        return bool(first) and ACTOR in first[0].kinds
+        return self._opens_on_name(text, at, end)
 
     def _names_meet(self, text: str, at: int) -> bool:
         """Could a participant's name end at ``at`` and another begin there (a lexicon name, a
@@ -1107,15 +1106,14 @@ def _marks_time(action: Action, object_kinds: Iterable[str] = ()) -> bool:
     return action.object in (None, "射") or not {VERB, OBJECT} & set(object_kinds)
 
 
+#: what opens the text of a new day (夙興 "rising early", 厥明 / 質明 "at dawn", 明日 "the next day"):
+#: a sentence opening on one inside a passage is a new scene, nobody carried into it
+NEW_DAY = ("夙興", "厥明", "質明", "明日")
+
 #: acts of one who has the cup in hand: after one of them, his carried 卒爵 / 卒觶 is his own, not
 #: that of someone who drank earlier in a long passage (不勝者進，坐取豐上之觶…立卒觶; 賓坐祭，卒爵;
 #: 主人更爵，酌，醋，卒爵). 酢 with a target returns the cup to another, who drinks
 _HOLDING_CUP = set("受 取 酌 酢 祭 啐 執".split())
-
-
-#: what opens the text of a new day (夙興 "rising early", 厥明 / 質明 "at dawn", 明日 "the next day"):
-#: a sentence opening on one inside a passage is a new scene, nobody carried into it
-NEW_DAY = ("夙興", "厥明", "質明", "明日")
 #: acts that put a new cup in one's hand (執 and 奠 of the emptied one do not)
 _TAKES_CUP = set("受 取 酌".split())
 #: the drinking vessels a 卒 empties (卒爵, 卒觶, 卒角, 卒散, 卒觚)
