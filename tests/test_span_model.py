@@ -72,6 +72,35 @@ def test_combine_modes():
         sm.combine(lexicon, model, "both")
 
 
+def _lexicon(text):
+    """The lexicon's spans on ``text`` (no marks in it: view and text offsets are the same)."""
+    from pipeline.text.normalise import normalise_str
+
+    return tag_spans(build_nlp({"nlp": {"span_model": None}}), normalise_str(text))
+
+
+def test_a_model_actor_that_joins_listed_participants_is_cut_back_to_them():
+    """In text without marks a model read 介遵者 (鄉飲酒禮 記: 徹俎，賓、介、遵者之俎，受者以降) and 大夫士
+    (鄉射 記) as one name, where the lexicon knows 介 and 遵者, 大夫 and 士: override keeps the
+    lexicon's list; a model name that is one listed term, or holds a character no term covers
+    (眾賓將與射者), or is itself listed (宰夫有司, one participant in 大射's gold) stays the model's."""
+    text = "徹俎賓介遵者之俎受者以降遂出授從者"
+    lexicon = _lexicon(text)
+    assert (3, 4, "ACTOR") in lexicon and (4, 6, "ACTOR") in lexicon
+    kept = sm.combine(lexicon, [(3, 6, "ACTOR")], "override", ["ACTOR", "LOCATION"])
+    assert (3, 4, "ACTOR") in kept and (4, 6, "ACTOR") in kept and (3, 6, "ACTOR") not in kept
+    assert (3, 6, "ACTOR") in sm.combine(lexicon, [(3, 6, "ACTOR")], "model")
+    text = "大夫士皆與射"
+    kept = sm.combine(_lexicon(text), [(0, 3, "ACTOR")], "override")
+    assert [(s, e) for s, e, label in kept if label == "ACTOR"] == [(0, 2), (2, 3)]
+    text = "眾賓將與射者皆降"
+    assert (0, 6, "ACTOR") in sm.combine(_lexicon(text), [(0, 6, "ACTOR")], "override")
+    text = "宰夫有司薦庶子設折俎"
+    lexicon = _lexicon(text)
+    assert (0, 4, "ACTOR") in lexicon
+    assert (0, 4, "ACTOR") in sm.combine(lexicon, [(0, 4, "ACTOR")], "override")
+
+
 def _pairwise_combine(first, second):
     """The rule combine() keeps, written as plainly as it reads: a span of ``second`` is kept if it
     overlaps none of the spans kept so far."""
@@ -94,7 +123,8 @@ def test_combine_keeps_what_the_pairwise_rule_keeps():
                         for s in (rng.randrange(size) for _ in range(rng.randrange(10)))]
         lexicon, model = draw(), draw()
         assert sm.combine(lexicon, model, "fill") == _pairwise_combine(lexicon, model)
-        assert sm.combine(lexicon, model, "override") == _pairwise_combine(model, lexicon)
+        chains = sm._listed_chains(model, lexicon)
+        assert sm.combine(lexicon, model, "override") == _pairwise_combine([m for m in model if m not in chains], lexicon)
 
 
 def test_combine_cost_does_not_grow_with_the_spans_kept(monkeypatch):

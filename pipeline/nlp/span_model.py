@@ -16,7 +16,9 @@ passage also stripped of its punctuation (the pipeline tags unpunctuated text to
 from the lexicon spans and the model spans (``mode``):
 
 - ``fill``: lexicon spans, plus model spans where the lexicon found nothing (no overlap);
-- ``override``: model spans, plus lexicon spans the model does not overlap;
+- ``override``: model spans, plus lexicon spans the model does not overlap — but not a model ACTOR
+  span that is two or more listed participants back to back (大夫士, 介遵者: in text without marks
+  the model joins a list into one name), where the lexicon's list is kept;
 - ``model``: model spans only;
 
 and ``labels`` (``[nlp] span_model_labels``) limits the model spans considered to those labels.
@@ -469,6 +471,24 @@ class _Taken:
         return any(self.chars[s:e]) or any(_overlaps(span, k) for k in self.empty)
 
 
+def _listed_chains(model: Sequence[Triple], lexicon: Sequence[Triple]) -> set[Triple]:
+    """The model's ACTOR spans that are two or more listed ACTOR terms back to back (大夫士, 介遵者,
+    君士): where the text has no marks the model joins a list of participants into one name, which
+    the lexicon, knowing each of them, had right."""
+    ends = {s: e for s, e, label in lexicon if label == "ACTOR" and s < e}
+    chains = set()
+    for span in model:
+        s, e, label = span
+        if label != "ACTOR" or ends.get(s) == e:
+            continue
+        at, pieces = s, 0
+        while at < e and at in ends:
+            at, pieces = ends[at], pieces + 1
+        if at == e and pieces >= 2:
+            chains.add(span)
+    return chains
+
+
 def combine(lexicon: Sequence[Triple], model: Sequence[Triple], mode: str = "fill",
             labels: Optional[Iterable[str]] = None) -> list[Triple]:
     """The spans to keep from the lexicon's and the model's, never overlapping (see the module
@@ -481,7 +501,8 @@ def combine(lexicon: Sequence[Triple], model: Sequence[Triple], mode: str = "fil
     if mode == "fill":
         first, second = lexicon, model
     elif mode == "override":
-        first, second = model, lexicon
+        chains = _listed_chains(model, lexicon)
+        first, second = [s for s in model if s not in chains], lexicon
     else:
         raise ValueError(f"unknown span model mode {mode!r}: choose one of {', '.join(MODES)}")
     size = max((max(s, e) for s, e, _ in (*first, *second)), default=0)
