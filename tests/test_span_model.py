@@ -101,6 +101,30 @@ def test_a_model_actor_that_joins_listed_participants_is_cut_back_to_them():
     assert (0, 4, "ACTOR") in sm.combine(lexicon, [(0, 4, "ACTOR")], "override")
 
 
+def test_a_model_place_gives_back_or_takes_the_direction_of_the_facing_beside_it():
+    """Without marks a model ended the place on the facing's direction (鄉射 阼階之東，南面 read
+    阼階之 | 東南面; 大射 阼階上，西鄉 read 阼階上西) or took it (阼階之東南，南鄉 read 阼階之東南南): a place
+    never ends on 之 nor on a direction written just before 面 / 鄉 (none does in the dev gold), so the
+    character goes to the side it belongs to; a place and a facing that meet right stay as they are."""
+    from pipeline.text.normalise import normalise_str
+
+    def mend(text, spans):
+        view = normalise_str(text)
+        return [(text[s:e], label) for s, e, label in sm.facing_edges(spans, view)]
+
+    text = "主人阼階之東南面辭洗"
+    assert mend(text, [(0, 2, "ACTOR"), (2, 5, "LOCATION"), (5, 8, "FACING"), (8, 9, "VERB")]) == [
+        ("主人", "ACTOR"), ("阼階之東", "LOCATION"), ("南面", "FACING"), ("辭", "VERB")]
+    text = "小臣設公席于阼階上西鄉"
+    assert mend(text, [(6, 10, "LOCATION")]) == [("阼階上", "LOCATION"), ("西鄉", "FACING")]
+    text = "公降立于阼階之東南南鄉"
+    assert mend(text, [(4, 10, "LOCATION")]) == [("阼階之東南", "LOCATION"), ("南鄉", "FACING")]
+    text = "介西階上北面拜"
+    assert mend(text, [(1, 4, "LOCATION"), (4, 6, "FACING")]) == [("西階上", "LOCATION"), ("北面", "FACING")]
+    text = "賓立于西階西南面"  # a place on a direction, then a facing of its own
+    assert mend(text, [(3, 6, "LOCATION"), (6, 8, "FACING")]) == [("西階西", "LOCATION"), ("南面", "FACING")]
+
+
 def _pairwise_combine(first, second):
     """The rule combine() keeps, written as plainly as it reads: a span of ``second`` is kept if it
     overlaps none of the spans kept so far."""

@@ -22,6 +22,8 @@ from the lexicon spans and the model spans (``mode``):
 - ``model``: model spans only;
 
 and ``labels`` (``[nlp] span_model_labels``) limits the model spans considered to those labels.
+A place the model ends on the direction of the facing after it, or on 之 before it, is mended
+(:func:`facing_edges`: 阼階上西｜鄉 → 阼階上｜西鄉).
 
 A model span whose boundary falls inside a token of the host tokenizer cuts that token
 (:mod:`pipeline.nlp.retokenize`: jieba's 卿大夫 where the model reads the list 卿 | 大夫); the spans
@@ -489,6 +491,38 @@ def _listed_chains(model: Sequence[Triple], lexicon: Sequence[Triple]) -> set[Tr
     return chains
 
 
+_DIRECTION = set("東西南北东")
+_FACES = set("面鄉乡")
+
+
+def facing_edges(spans: Sequence[Triple], text: str) -> list[Triple]:
+    """Where a model's place runs into the facing after it (阼階上西｜鄉 → 阼階上｜西鄉; 阼階之｜東南面 →
+    阼階之東｜南面): in text without marks the model can end a place on the direction of the facing
+    that follows, or before the direction that ends it — a place never ends on a direction written
+    just before 面 / 鄉, nor on 之. The place gives that character back, or takes it, and the facing
+    is what is left of it."""
+    spans = sorted(spans)
+    starts = {s: n for n, (s, _, _) in enumerate(spans)}
+    taken = set()
+    for s, e, _ in spans:
+        taken.update(range(s, e))
+    out = list(spans)
+    for n, (s, e, label) in enumerate(spans):
+        if label != "LOCATION" or e >= len(text):
+            continue
+        if e - s > 1 and text[e - 1] in _DIRECTION and text[e] in _FACES:
+            out[n] = (s, e - 1, label)
+            if e not in taken:
+                out.append((e - 1, e + 1, "FACING"))
+        elif text[e - 1] == "之" and e in starts:
+            nxt = starts[e]
+            fs, fe, flabel = spans[nxt]
+            if flabel == "FACING" and fe - fs == 3 and text[fs] in _DIRECTION and text[fs + 1] in _DIRECTION:
+                out[n] = (s, e + 1, label)
+                out[nxt] = (fs + 1, fe, flabel)
+    return sorted(out)
+
+
 def combine(lexicon: Sequence[Triple], model: Sequence[Triple], mode: str = "fill",
             labels: Optional[Iterable[str]] = None) -> list[Triple]:
     """The spans to keep from the lexicon's and the model's, never overlapping (see the module
@@ -558,9 +592,11 @@ class SpanModelComponent:
                 yield doc
 
     def _apply(self, doc: Doc, existing: list[Span], found: list[Triple]) -> None:
+        from pipeline.nlp.base import doc_text
+
         lexicon = [(s.start_char, s.end_char, s.label_) for s in existing]
         by_range = {(s.start_char, s.end_char, s.label_): s for s in existing}
-        chosen = combine(lexicon, found, self.mode, self.labels)
+        chosen = facing_edges(combine(lexicon, found, self.mode, self.labels), doc_text(doc))
         edges = [x for s, e, label in chosen if (s, e, label) not in by_range for x in (s, e)]
         if edges:
             bounds = token_boundaries(doc)
