@@ -425,6 +425,34 @@ def test_who_opens_a_sentence_before_a_bow_is_someone_in_that_passage_read_alone
     assert extractor._passage_names(Passage.from_raw("肝從。左執爵，取肝擩于鹽，坐振祭，嚌之。")) == frozenset()  # 15
 
 
+def test_who_opens_a_sentence_that_goes_on_to_an_act_only_a_person_does_is_someone_read_alone(tmp_path):
+    """覲禮 with 侯氏 out of the lexicon, a passage read alone: a word nobody knows opening a sentence
+    before an act things do too (入, 降) is its subject where a later clause of the sentence, with no
+    word of its own, opens on an act only a person does (侯氏入門右，坐奠圭; 侯氏降自西階，東面授宰幣):
+    the sentence's acts are one person's. Not a thing that follows (肝從，左執爵 where the 斷句 leaves no
+    full stop: 從 opens sentences on things), a time (明日卒奠，…即位而徹之) nor a rank alone (小 of
+    小射正一人，取公之決 where 射正 is new: 射 read as its act)."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "侯氏")), model_names=True)
+
+    def acts(text: str) -> list[tuple]:
+        return [(a.actor, a.verb) for a in extractor.extract([Passage.from_raw(text)])]
+
+    assert acts("侯氏入門右，坐奠圭，再拜稽首。") == [  # 10, p56
+        ("侯氏", "入"), ("侯氏", "坐"), ("侯氏", "奠"), ("侯氏", "拜"), ("侯氏", "稽首")]
+    read = acts("侯氏升致命。王撫玉。侯氏降自西階，東面授宰幣，西階前再拜稽首，以馬出，授人，九馬隨之。")  # 10, p74
+    assert read[:2] == [("侯氏", "升"), ("侯氏", "降")] and ("侯氏", "授") in read and ("侯氏", "稽首") in read
+    liver = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path / "liver", "肝", file="objects.txt")),
+                            model_names=True)
+    assert liver._passage_names(Passage.from_raw("肝從，左執爵，取肝擩于鹽，坐振祭，嚌之。")) == frozenset()  # 15
+    assert extractor._passage_names(Passage.from_raw("明日卒奠，冪用綌，即位而徹之，加勺。")) == frozenset()  # 15, 記
+    ranks = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path / "ranks", "小射正", "射正")),
+                            model_names=True)
+    assert ranks._passage_names(Passage.from_raw("小射正一人，取公之決、拾于東坫上。")) == frozenset()  # 07
+
+
 def test_who_answers_a_bow_is_someone_read_alone(tmp_path):
     """特牲 with 尸 out of the lexicon, a passage read alone: a word nobody knows right before 答拜,
     拜送 or 拜受 is someone, at the head of a later clause too (主人再拜，尸答拜; 主人拜受角，尸拜送: things

@@ -9,9 +9,9 @@ thresholds, chosen on the dev chapters with each chapter's own terms taken out o
 An office named as offices are named, a rank or head with a participant the lexicon knows (小樂正,
 僕人師, 宰胥), needs one clause opening on it before its predicate, in a document or in a passage read
 alone (:func:`title_openings`). So, within its own passage, does a word nobody knows that opens a
-sentence before an act only a person does (侯氏再拜稽首, read alone), or any clause bowing to another
-(主人拜，尸答拜; 主人拜受角，尸拜送): a passage read alone has one or two sentences to go on, not three
-(:func:`passage_subjects`).
+sentence before an act only a person does (侯氏再拜稽首, read alone) or goes on to one (侯氏入門右，坐奠圭),
+or any clause bowing to another (主人拜，尸答拜; 主人拜受角，尸拜送): a passage read alone has one or two
+sentences to go on, not three (:func:`passage_subjects`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 
 from pipeline.actions.tokens import TokenStream, tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, ADV, AND, ANDS, CHAR, CLAUSE_TRIM, COUNT, LOCATION, NEG, NUM, OBJECT, OTHERV, PUNCT, RESP, RESPONSES,
+    ACTOR, ADV, AND, ANDS, CHAR, CLAUSE_TRIM, COUNT, FACING_KIND, LOCATION, NEG, NEW_DAY, NUM, OBJECT, OTHERV, PUNCT, RESP, RESPONSES,
     SENTENCE_MARKS, VERB, WITH, Vocabulary,
 )
 
@@ -53,6 +53,10 @@ IN_NAMES = "者諸人旅命"
 #: that passage (即: goes to his mat or place, 尸即席坐). Not 射 (大射, 誘射: the rite, the
 #: demonstration), nor the acts things do in this text (肝從, 俎入設, 心立, 鼎升), nor 洗 (the basin)
 PERSONAL_ACTS = frozenset("揖 拜 稽首 辭 讓 盥 坐 興 受 飲 啐 嚌 袒 襲 酌 獻 酢 酬 授 取 執 奠 迎 送 命 告 請 對 許 搢 挾 即".split())
+#: acts that open a sentence on a thing as often as on a person (肝從, 燔從: the liver follows; 射 of
+#: 小射正 read as an act): a word nobody knows before one of them is a person only where the act is
+#: one of :data:`PERSONAL_ACTS`
+THINGS_DO = ("從", "射")
 #: the bow of one who answers (答拜), sends off (拜送) or receives (拜受): a person's, at the head of any clause
 _BOW = "拜"
 _EXCHANGE = "送受"
@@ -161,7 +165,8 @@ def title_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabular
 
 def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabulary) -> frozenset[str]:
     """The words nobody knows that open one passage or a sentence of it before an act of
-    :data:`PERSONAL_ACTS` (侯氏 of 侯氏再拜稽首 read alone, of 使者出。侯氏送，再拜). Not a word holding
+    :data:`PERSONAL_ACTS` (侯氏 of 侯氏再拜稽首 read alone, of 使者出。侯氏送，再拜), or before another act
+    where the sentence goes on, with no word of its own, to one of them (侯氏入門右，坐奠圭). Not a word holding
     a participant the vocabulary knows (士旅酌, 眾弓矢挾: a known participant and more), an act's
     character (反面揖: he turns and bows), an adverb of :data:`PASSAGE_ADVERBS` or a number (三獻,
     一人: who that is depends on where it is written), nor one written before 而 (順羽而興: an act of
@@ -177,14 +182,49 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
         return not k or text[k - 1] in SENTENCE_MARKS
 
     firsts = {c for k, c in enumerate(clauses) if k == 0 or opens_sentence(c[0])}
+    # the sentence a first clause opens: its later clauses, up to the next sentence's first
+    goes_on: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    head = None
+    for c in clauses:
+        if c in firsts:
+            head = c
+            goes_on[c] = []
+        elif head is not None:
+            goes_on[head].append(c)
+    days = [voc.normalise(w) for w in NEW_DAY]
+    things_do = set(THINGS_DO)  # acts are read as their lemmas, as PERSONAL_ACTS writes them
+
+    def person(clause: tuple[int, int], act: str, word: str) -> bool:
+        """Is the sentence ``clause`` opens one a person acts in? Its act is one only a person does,
+        or a later clause of it, with no word of its own, opens on one (侯氏入門右，坐奠圭): then the
+        opening act was his too. Not after an act of :data:`THINGS_DO`, nor for a time (明日卒奠，…
+        即位而徹之)."""
+        if act in PERSONAL_ACTS:
+            return True
+        return (act not in things_do and not any(d in word for d in days)
+                and any(_opens_on_personal_act(text, c, voc) for c in goes_on.get(clause, ())))
+
     # a later clause is read only if it writes a bow to another (most do not): what _clause_openings'
     # bows needs, as text
     bowing = [voc.normalise(w) for w in _BOWING]
     read = [c for c in clauses if c in firsts or any(w in text[c[0]:c[1]] for w in bowing)]
     # and an office's title opening any clause (僕人師繼酌射爵, 小臣師以巾退), as in a document
     return frozenset(word for clause, word, act, bows in _clause_openings(text, read, voc, PASSAGE_ADVERBS)
-                     if act in PERSONAL_ACTS and (clause in firsts or bows) and _new_name(word, voc)
+                     if (bows or clause in firsts and person(clause, act, word)) and _new_name(word, voc)
                      and word + then not in text) | frozenset(title_openings(text, clauses, voc))
+
+
+def _opens_on_personal_act(text: str, clause: tuple[int, int], voc: Vocabulary) -> bool:
+    """Does ``clause`` open, with no word of its own, on an act of :data:`PERSONAL_ACTS` (坐奠圭 after
+    侯氏入門右; 東面授宰幣 after 侯氏降自西階)?"""
+    s, e = clause
+    while s < e and text[s] in CLAUSE_TRIM:
+        s += 1
+    tokens = TokenStream(text, s, e, voc)
+    k = 0
+    while (t := tokens.get(k)) is not None and (t.kinds & _BETWEEN or t.kinds == {FACING_KIND}) and VERB not in t.kinds:
+        k += 1
+    return t is not None and VERB in t.kinds and (t.lemma or t.text) in PERSONAL_ACTS
 
 
 def listed_names(text: str, voc: Vocabulary) -> frozenset[str]:

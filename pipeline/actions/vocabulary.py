@@ -66,6 +66,9 @@ SPEECH_OPEN = "「『“‘"
 SPEECH_CLOSE = "」』”’"
 CLAUSE_MARKS = "，,：︰:；;。！？!?「」『』“”‘’"
 SENTENCE_MARKS = "。；;！？!?"
+#: what opens the text of a new day (夙興 "rising early", 厥明 / 質明 "at dawn", 明日 "the next day"):
+#: a sentence opening on one inside a passage is a new scene, nobody carried into it; no name either
+NEW_DAY = ("夙興", "厥明", "質明", "明日")
 #: what a clause is trimmed of at either end: its marks, the list mark 、 and spaces
 CLAUSE_TRIM = CLAUSE_MARKS + "、 \u3000\t\r\n"
 

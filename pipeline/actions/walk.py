@@ -36,7 +36,7 @@ Who acts (``actor``, ``actor_inferred``)
      the actor before the response (the drinker goes on, not the one who answered),
      except in unpunctuated text where it opens with 揖 (答拜|揖復位: the 斷句's sentence end).
   7. ``None`` when nobody has been named yet (nor at a sentence opening a new day inside a passage:
-     夙興, 厥明, 質明, 明日 start a new scene, :data:`NEW_DAY`; nor at a sentence opening on a
+     夙興, 厥明, 質明, 明日 start a new scene, :data:`~pipeline.actions.vocabulary.NEW_DAY`; nor at a sentence opening on a
      condition with no subject whose 則 clause names a participant: 若飲公，則侍射者降); such opening acts take the first written,
      non-responding subject named later in the same sentence (卒洗，主人壹揖 → 主人; in unpunctuated
      text one that opens a clause of the 斷句, not one found after an act inside it: 揖|退耦反位), or later in
@@ -100,7 +100,7 @@ from pipeline.actions.speech import (
 )
 from pipeline.actions.tokens import tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, ADV, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB,
+    ACTOR, ADV, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, NEW_DAY, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB,
 )
 from pipeline.records import Action
 from pipeline.text.view import TextView
@@ -1105,10 +1105,6 @@ def _marks_time(action: Action, object_kinds: Iterable[str] = ()) -> bool:
         return False
     return action.object in (None, "射") or not {VERB, OBJECT} & set(object_kinds)
 
-
-#: what opens the text of a new day (夙興 "rising early", 厥明 / 質明 "at dawn", 明日 "the next day"):
-#: a sentence opening on one inside a passage is a new scene, nobody carried into it
-NEW_DAY = ("夙興", "厥明", "質明", "明日")
 
 #: acts of one who has the cup in hand: after one of them, his carried 卒爵 / 卒觶 is his own, not
 #: that of someone who drank earlier in a long passage (不勝者進，坐取豐上之觶…立卒觶; 賓坐祭，卒爵;
