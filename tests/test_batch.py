@@ -203,9 +203,9 @@ def test_passages_of_one_document_given_as_records_are_read_with_the_names_of_al
         return written[:10] + written[11:21] + written[22:31] + written[32:], written[10]
 
     # 尸 answers, 尸 eats … (a passage alone finds 尸 itself only where it opens a sentence before an
-    # act only a person does, 尸即席坐, or one that goes on to such an act: 9 passages read otherwise
-    # before that, 7 since)
-    assert sum(acts(t) != acts(a) for t, a in zip(together, alone)) >= 7
+    # act only a person does, 尸即席坐, or one that goes on to such an act, with a facing or a hand
+    # between them: 9 passages read otherwise before those two, 6 since)
+    assert sum(acts(t) != acts(a) for t, a in zip(together, alone)) >= 6
     for jobs in (1, 2):
         out = tmp_path / f"out{jobs}.jsonl"
         report = BatchRunner(cfg, jobs=jobs, resume=False).run([str(path)], out)

@@ -144,8 +144,9 @@ def test_a_chapter_read_as_one_document_knows_the_names_its_passages_give(tmp_pa
     alone = score_records(records, processor, variants=("punctuated",))["punctuated"]["all"]
     together = score_records(records, processor, variants=("punctuated",), as_documents=True)["punctuated"]["all"]
     assert together["gold"] == alone["gold"] == sum(len(r["actions"]) for r in records)
-    # 0.943, 0.878 (0.852 before a sentence going on to an act only a person does, 0.823 before 答拜 and 拜送 below)
-    assert together["f1"] > alone["f1"] + 0.05
+    # 0.943, 0.913 (0.878 before a facing or a hand between a name and its act, 0.852 before a
+    # sentence going on to an act only a person does, 0.823 before 答拜 and 拜送 below)
+    assert together["f1"] > alone["f1"] + 0.02
     # alone, a passage keeps 尸 where it opens a sentence before a bow, or a clause before 答拜, 拜送 or
     # 拜受 (subjects.passage_subjects): ACTOR 0.901 alone (0.848 before the first, 0.885 before the rest), 0.976 together
     assert together["spans"]["ACTOR"]["f1"] > alone["spans"]["ACTOR"]["f1"] + 0.05

@@ -453,6 +453,23 @@ def test_who_opens_a_sentence_that_goes_on_to_an_act_only_a_person_does_is_someo
     assert ranks._passage_names(Passage.from_raw("小射正一人，取公之決、拾于東坫上。")) == frozenset()  # 07
 
 
+def test_a_facing_or_a_hand_between_a_name_and_its_act_leaves_the_name_its_subject(tmp_path):
+    """特牲 with 祝 out of the lexicon, a passage read alone: the facing one takes (祝東面告利成) or the hand
+    one acts with (祝左執角) stands between a subject and its act as 又 or 不 do; a clause opening on
+    故 "so" (故起東面坐, a 注 the 四庫 runs into its 經) names no one."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "祝")), model_names=True)
+
+    def acts(text: str) -> list[tuple]:
+        return [(a.actor, a.verb) for a in extractor.extract([Passage.from_raw(text)])]
+
+    assert acts("祝東面告利成。") == [("祝", "告")]  # 15, p430
+    assert acts("祝左執角，祭豆，興，取肺，坐祭，嚌之。")[:3] == [("祝", "執"), ("祝", "祭"), ("祝", "興")]  # 15, p275
+    assert extractor._passage_names(Passage.from_raw("故起東面坐。")) == frozenset()
+
+
 def test_who_answers_a_bow_is_someone_read_alone(tmp_path):
     """特牲 with 尸 out of the lexicon, a passage read alone: a word nobody knows right before 答拜,
     拜送 or 拜受 is someone, at the head of a later clause too (主人再拜，尸答拜; 主人拜受角，尸拜送: things

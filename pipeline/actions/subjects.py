@@ -57,15 +57,17 @@ PERSONAL_ACTS = frozenset("揖 拜 稽首 辭 讓 盥 坐 興 受 飲 啐 嚌 �
 #: 小射正 read as an act): a word nobody knows before one of them is a person only where the act is
 #: one of :data:`PERSONAL_ACTS`
 THINGS_DO = ("從", "射")
+#: the hand one acts with, between a subject and its act (祝左執角)
+_HANDS = "左右"
 #: the bow of one who answers (答拜), sends off (拜送) or receives (拜受): a person's, at the head of any clause
 _BOW = "拜"
 _EXCHANGE = "送受"
 #: the same as text: 答 (荅), 拜送, 拜受
 _BOWING = (*RESPONSES, *(_BOW + x for x in _EXCHANGE))
 #: adverbs that open a clause before its act as a subject would (始 first, 終 to the end, 辯 all round,
-#: 備 fully, 夙 early, 亞 next, 敢 dare, 固 firmly, 未 not yet, 每 each: 敢固辭, 大夫辯受酬, 主人備答拜):
-#: a word holding one is no name of the passage
-PASSAGE_ADVERBS = "始終辯備夙亞敢固未每"
+#: 備 fully, 夙 early, 亞 next, 敢 dare, 固 firmly, 未 not yet, 每 each, 故 so: 敢固辭, 大夫辯受酬, 主人備答拜;
+#: 故起東面坐 of a 注 the 四庫 runs into its 經): a word holding one is no name of the passage
+PASSAGE_ADVERBS = "始終辯備夙亞敢固未每故"
 #: what stands between a clause and the mark that ends the one before it, sentence marks aside
 _INSIDE_TRIM = "".join(c for c in CLAUSE_TRIM if c not in SENTENCE_MARKS)
 
@@ -100,6 +102,7 @@ def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabul
     bow (答 right after it: 尸答拜) or bows to send off or to receive (尸拜送, 尸拜受)."""
     particles = _particles(voc, adverbs)
     exchange = set(voc.normalise(_EXCHANGE))
+    hands = set(voc.normalise(_HANDS))
     for clause in clauses:
         s, e = clause
         while s < e and text[s] in CLAUSE_TRIM:
@@ -113,7 +116,7 @@ def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabul
         if not any(CHAR in t.kinds for t in tokens.read[:k]):
             continue
         j = k
-        while (t := tokens.get(j)) is not None and t.kinds & _BETWEEN and VERB not in t.kinds:
+        while (t := tokens.get(j)) is not None and VERB not in t.kinds and (t.kinds & _BETWEEN or _manner(t, hands)):
             j += 1
         if t is not None and VERB in t.kinds:
             act = t.lemma or t.text
@@ -121,6 +124,12 @@ def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabul
             bows = act == _BOW and ((j > k and RESP in tokens.read[k].kinds)
                                     or (after is not None and text[after.start] in exchange))
             yield clause, text[s:tokens.read[k - 1].end], act, bows
+
+
+def _manner(token, hands: set[str]) -> bool:
+    """How one acts, between a subject and its act: the facing he takes (祝東面告) or the hand he
+    acts with (祝左執角, 尸右取肝)."""
+    return token.kinds == {FACING_KIND} or token.text in hands
 
 
 def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], voc: Vocabulary,
