@@ -453,6 +453,25 @@ def test_who_opens_a_sentence_that_goes_on_to_an_act_only_a_person_does_is_someo
     assert ranks._passage_names(Passage.from_raw("小射正一人，取公之決、拾于東坫上。")) == frozenset()  # 07
 
 
+def test_a_sentence_the_duanju_ends_in_text_without_marks_is_a_sentence_for_the_names_too(tmp_path):
+    """覲禮 unpunctuated, 侯氏 out of the lexicon, a passage read alone: where the 斷句 ends a sentence
+    (使者出|侯氏送再拜) the word opening the next one is read as a sentence's opening is in punctuated
+    text (侯氏送: 送 is an act only a person does); with the same clauses and no sentence end between
+    them, 侯氏送 is a later clause and stays no one's name, as before."""
+    from pipeline.actions import ActionExtractor, Passage
+    from pipeline.actions.passage import make_view
+    from pipeline.nlp.lexicon import Lexicon
+
+    extractor = ActionExtractor(lexicon=Lexicon.load(_lexicon_without(tmp_path, "侯氏")), model_names=True)
+    raw = "使者出侯氏送再拜"  # 10, p104, its marks taken away
+    clauses = [(0, 3), (3, 6), (6, 8)]
+    cut = Passage(make_view(raw), sentences=[(0, 3), (3, 8)], clauses=clauses)
+    whole = Passage(make_view(raw), sentences=[(0, 8)], clauses=clauses)
+    assert extractor._passage_names(cut) == frozenset({"侯氏"})
+    assert extractor._passage_names(whole) == frozenset()
+    assert [(a.actor, a.verb) for a in extractor.extract([cut])][:3] == [("使者", "出"), ("侯氏", "送"), ("侯氏", "拜")]
+
+
 def test_a_facing_or_a_hand_between_a_name_and_its_act_leaves_the_name_its_subject(tmp_path):
     """特牲 with 祝 out of the lexicon, a passage read alone: the facing one takes (祝東面告利成) or the hand
     one acts with (祝左執角) stands between a subject and its act as 又 or 不 do; a clause opening on

@@ -170,7 +170,7 @@ class ActionExtractor:
         lists with known participants before their act (:func:`listed_names`: 卿 of 諸公、卿、大夫皆降)."""
         text = passage.view.text
         return passage_subjects(text, [c for c in passage.clauses if not _RITE_OPEN.match(text[c[0]:c[1]])],
-                                self.vocabulary) | listed_names(text, self.vocabulary)
+                                self.vocabulary, [s for s, _ in passage.sentences]) | listed_names(text, self.vocabulary)
 
     def _names_in(self, text: str, spans: list[tuple[int, int, str]], known: frozenset[str] = frozenset()) -> Optional[dict[int, int]]:
         """start → end of a passage's ACTOR spans that are no participant of the vocabulary, and

@@ -172,7 +172,8 @@ def title_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabular
             yield first.text + second.text
 
 
-def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabulary) -> frozenset[str]:
+def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabulary,
+                     sentence_starts: Iterable[int] = ()) -> frozenset[str]:
     """The words nobody knows that open one passage or a sentence of it before an act of
     :data:`PERSONAL_ACTS` (侯氏 of 侯氏再拜稽首 read alone, of 使者出。侯氏送，再拜), or before another act
     where the sentence goes on, with no word of its own, to one of them (侯氏入門右，坐奠圭). Not a word holding
@@ -181,10 +182,16 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
     一人: who that is depends on where it is written), nor one written before 而 (順羽而興: an act of
     its own, he strokes the feathers and rises). Later clauses of a sentence go on with its subject:
     a word opening one is how or where he acts more often than someone new, but for one who bows to
-    another, answering (主人拜，尸答拜) or sending off or receiving (主人拜受角，尸拜送): things do not."""
+    another, answering (主人拜，尸答拜) or sending off or receiving (主人拜受角，尸拜送): things do not.
+    A clause opens a sentence after a sentence mark, or at one of ``sentence_starts`` (the sentences
+    the 斷句 gives text without marks: 使者出|侯氏送再拜)."""
     then = voc.normalise("而")
 
+    starts = set(sentence_starts)
+
     def opens_sentence(start: int) -> bool:
+        if start in starts:
+            return True  # where the 斷句 ended a sentence in text without marks
         k = start  # back over what stands between this clause and the mark before it (no copy of the text before)
         while k and text[k - 1] in _INSIDE_TRIM:
             k -= 1
@@ -225,13 +232,14 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
 
 def _opens_on_personal_act(text: str, clause: tuple[int, int], voc: Vocabulary) -> bool:
     """Does ``clause`` open, with no word of its own, on an act of :data:`PERSONAL_ACTS` (坐奠圭 after
-    侯氏入門右; 東面授宰幣 after 侯氏降自西階)?"""
+    侯氏入門右; 東面授宰幣 after 侯氏降自西階; 左執爵), what stands between a subject and its act aside?"""
     s, e = clause
     while s < e and text[s] in CLAUSE_TRIM:
         s += 1
     tokens = TokenStream(text, s, e, voc)
+    hands = set(voc.normalise(_HANDS))
     k = 0
-    while (t := tokens.get(k)) is not None and (t.kinds & _BETWEEN or t.kinds == {FACING_KIND}) and VERB not in t.kinds:
+    while (t := tokens.get(k)) is not None and VERB not in t.kinds and (t.kinds & _BETWEEN or _manner(t, hands)):
         k += 1
     return t is not None and VERB in t.kinds and (t.lemma or t.text) in PERSONAL_ACTS
 

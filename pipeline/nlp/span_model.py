@@ -491,6 +491,7 @@ def _listed_chains(model: Sequence[Triple], lexicon: Sequence[Triple]) -> set[Tr
     return chains
 
 
+#: the directions and the words of facing, as the normalised view writes them too (东, 乡)
 _DIRECTION = set("東西南北东")
 _FACES = set("面鄉乡")
 
