@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 
 from pipeline.actions.tokens import TokenStream, tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, ADV, AND, ANDS, CHAR, CLAUSE_TRIM, COUNT, FACING_KIND, LOCATION, NEG, NEW_DAY, NUM, OBJECT, OTHERV, PUNCT, RESP, RESPONSES,
+    ACTOR, ADV, AND, ANDS, CHAR, CLAUSE_TRIM, COUNT, FACING_KIND, LOCATION, NEG, NUM, OBJECT, OTHERV, PUNCT, RESP, RESPONSES,
     SENTENCE_MARKS, VERB, WITH, Vocabulary,
 )
 
@@ -57,8 +57,6 @@ PERSONAL_ACTS = frozenset("揖 拜 稽首 辭 讓 盥 坐 興 受 飲 啐 嚌 �
 #: 小射正 read as an act): a word nobody knows before one of them is a person only where the act is
 #: one of :data:`PERSONAL_ACTS`
 THINGS_DO = ("從", "射")
-#: the hand one acts with, between a subject and its act (祝左執角)
-_HANDS = "左右"
 #: the bow of one who answers (答拜), sends off (拜送) or receives (拜受): a person's, at the head of any clause
 _BOW = "拜"
 _EXCHANGE = "送受"
@@ -102,7 +100,6 @@ def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabul
     bow (答 right after it: 尸答拜) or bows to send off or to receive (尸拜送, 尸拜受)."""
     particles = _particles(voc, adverbs)
     exchange = set(voc.normalise(_EXCHANGE))
-    hands = set(voc.normalise(_HANDS))
     for clause in clauses:
         s, e = clause
         while s < e and text[s] in CLAUSE_TRIM:
@@ -115,10 +112,8 @@ def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabul
         # one character at least that nothing knows (a known word alone is what it is: 肝從, 賓入)
         if not any(CHAR in t.kinds for t in tokens.read[:k]):
             continue
-        j = k
-        while (t := tokens.get(j)) is not None and VERB not in t.kinds and (t.kinds & _BETWEEN or _manner(t, hands)):
-            j += 1
-        if t is not None and VERB in t.kinds:
+        j = _to_act(tokens, k, voc)
+        if (t := tokens.get(j)) is not None and VERB in t.kinds:
             act = t.lemma or t.text
             after = tokens.get(j + 1)
             bows = act == _BOW and ((j > k and RESP in tokens.read[k].kinds)
@@ -126,10 +121,14 @@ def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabul
             yield clause, text[s:tokens.read[k - 1].end], act, bows
 
 
-def _manner(token, hands: set[str]) -> bool:
-    """How one acts, between a subject and its act: the facing he takes (祝東面告) or the hand he
-    acts with (祝左執角, 尸右取肝)."""
-    return token.kinds == {FACING_KIND} or token.text in hands
+def _to_act(tokens: TokenStream, k: int, voc: Vocabulary) -> int:
+    """The index of the first token from ``k`` on past what stands between a subject and its act:
+    adverbs, a negation, a count, a response (尸又三飯, 尸不拜, 尸答拜), the facing he takes (祝東面告)
+    or the hand he acts with (祝左執角, 尸右取肝)."""
+    while ((t := tokens.get(k)) is not None and VERB not in t.kinds
+           and (t.kinds & _BETWEEN or t.kinds == {FACING_KIND} or t.text in voc.hand_sides)):
+        k += 1
+    return k
 
 
 def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], voc: Vocabulary,
@@ -207,7 +206,6 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
             goes_on[c] = []
         elif head is not None:
             goes_on[head].append(c)
-    days = [voc.normalise(w) for w in NEW_DAY]
     things_do = set(THINGS_DO)  # acts are read as their lemmas, as PERSONAL_ACTS writes them
 
     def person(clause: tuple[int, int], act: str, word: str) -> bool:
@@ -217,7 +215,7 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
         即位而徹之)."""
         if act in PERSONAL_ACTS:
             return True
-        return (act not in things_do and not any(d in word for d in days)
+        return (act not in things_do and not any(d in word for d in voc.new_day)
                 and any(_opens_on_personal_act(text, c, voc) for c in goes_on.get(clause, ())))
 
     # a later clause is read only if it writes a bow to another (most do not): what _clause_openings'
@@ -237,10 +235,7 @@ def _opens_on_personal_act(text: str, clause: tuple[int, int], voc: Vocabulary) 
     while s < e and text[s] in CLAUSE_TRIM:
         s += 1
     tokens = TokenStream(text, s, e, voc)
-    hands = set(voc.normalise(_HANDS))
-    k = 0
-    while (t := tokens.get(k)) is not None and VERB not in t.kinds and (t.kinds & _BETWEEN or _manner(t, hands)):
-        k += 1
+    t = tokens.get(_to_act(tokens, 0, voc))
     return t is not None and VERB in t.kinds and (t.lemma or t.text) in PERSONAL_ACTS
 
 

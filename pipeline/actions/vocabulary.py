@@ -211,6 +211,10 @@ class Vocabulary:
     mutual_after_xiang: set[str] = field(default_factory=set)
     treating_verbs: set[str] = field(default_factory=set)
     hands: set[str] = field(default_factory=set)
+    #: 左 / 右 alone: the hand one acts with, between a subject and its act (祝左執角)
+    hand_sides: frozenset = frozenset()
+    #: :data:`NEW_DAY` as the view writes it
+    new_day: tuple = ()
     xiang: str = "相"
     zhe: str = "者"
     ye: str = "也"
@@ -327,6 +331,8 @@ class Vocabulary:
         voc.mutual_after_xiang = norm_set(MUTUAL_AFTER_XIANG)
         voc.treating_verbs = norm_set(TREATING_VERBS)
         voc.hands = norm_set(HANDS)
+        voc.hand_sides = frozenset(n(x) for x in ("左", "右"))
+        voc.new_day = tuple(n(w) for w in NEW_DAY)
         voc.xiang = n("相")
         voc.zhe = n("者")
         voc.ye = n("也")

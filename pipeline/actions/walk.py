@@ -100,7 +100,7 @@ from pipeline.actions.speech import (
 )
 from pipeline.actions.tokens import tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, ADV, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, NEW_DAY, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB,
+    ACTOR, ADV, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB,
 )
 from pipeline.records import Action
 from pipeline.text.view import TextView
@@ -148,8 +148,6 @@ class _Run:
     def __init__(self, extractor: "ActionExtractor"):
         self.x = extractor
         self.voc = extractor.vocabulary
-        #: :data:`NEW_DAY` in the form of the normalised view
-        self.new_day = tuple(extractor.normalise(w) for w in NEW_DAY)
         self.emitted: list[_Emitted] = []
         self.current: Optional[str] = None  # written form of the carried actor
         self.pending: Optional[_Pending] = None
@@ -266,7 +264,7 @@ class _Run:
                 # 凡適堂西，皆出入于司馬之南: a rule of the 記 for whoever does it, where its rules run
                 # together (a web copy): no one of the rule before is carried into it, nor out of it
                 self.current, self.unnamed = None, True
-            if opens_sentence and at > 0 and (text.startswith(self.new_day, trimmed[0])
+            if opens_sentence and at > 0 and (text.startswith(self.voc.new_day, trimmed[0])
                                                or self._condition_names_doer(text, clauses, at, trimmed)):
                 # 請期，曰「羹飪」。夙興，主人服如初: a new day opens a new scene; 反就席。若飲公，則侍射者降:
                 # the doer of the condition is the one its 則 clause names — in both, as at a passage's

@@ -501,19 +501,17 @@ def facing_edges(spans: Sequence[Triple], text: str) -> list[Triple]:
     阼階之東｜南面): in text without marks the model can end a place on the direction of the facing
     that follows, or before the direction that ends it — a place never ends on a direction written
     just before 面 / 鄉, nor on 之. The place gives that character back, or takes it, and the facing
-    is what is left of it."""
+    is what is left of it. ``spans`` never overlap (what :func:`combine` keeps), so a character right
+    after a place is covered only by a span that starts there."""
     spans = sorted(spans)
-    starts = {s: n for n, (s, _, _) in enumerate(spans)}
-    taken = set()
-    for s, e, _ in spans:
-        taken.update(range(s, e))
+    starts = {s: n for n, (s, e, _) in enumerate(spans) if s < e}
     out = list(spans)
     for n, (s, e, label) in enumerate(spans):
         if label != "LOCATION" or e >= len(text):
             continue
         if e - s > 1 and text[e - 1] in _DIRECTION and text[e] in _FACES:
             out[n] = (s, e - 1, label)
-            if e not in taken:
+            if e not in starts:
                 out.append((e - 1, e + 1, "FACING"))
         elif text[e - 1] == "之" and e in starts:
             nxt = starts[e]
@@ -589,15 +587,13 @@ class SpanModelComponent:
             results = {i: within_text(items[i][0], spans) for i, spans in zip(todo, found)}
             for i, doc in enumerate(batch):
                 if i in results:
-                    self._apply(doc, items[i][1], results[i])
+                    self._apply(doc, items[i][0], items[i][1], results[i])
                 yield doc
 
-    def _apply(self, doc: Doc, existing: list[Span], found: list[Triple]) -> None:
-        from pipeline.nlp.base import doc_text
-
+    def _apply(self, doc: Doc, text: str, existing: list[Span], found: list[Triple]) -> None:
         lexicon = [(s.start_char, s.end_char, s.label_) for s in existing]
         by_range = {(s.start_char, s.end_char, s.label_): s for s in existing}
-        chosen = facing_edges(combine(lexicon, found, self.mode, self.labels), doc_text(doc))
+        chosen = facing_edges(combine(lexicon, found, self.mode, self.labels), text)
         edges = [x for s, e, label in chosen if (s, e, label) not in by_range for x in (s, e)]
         if edges:
             bounds = token_boundaries(doc)
