@@ -884,6 +884,34 @@ def test_match_tuples_folds_forms_and_scores_roles():
     assert again["f1"] == 1.0  # 醋 is 酢
 
 
+def test_unmatched_tuples_are_told_apart_by_kind():
+    """特牲 卒角，拜。主人答拜，受角，降，反于篚 read with two acts given to the wrong actor (受 to 祝, who
+    bowed before; 降 to nobody), 坐 missed and 洗 read where the text has none: each kind counted once,
+    and the recall of the tuples whose actor is carried over (受, 降, 反) falls, not that of the
+    written ones."""
+    text = "卒角，拜。主人答拜，受角，降，反于篚。"
+    at = {v: text.index(v) for v in ("卒", "拜", "答", "受", "降", "反")}
+
+    def t(actor, verb, start, inferred=True, **more):
+        return {"actor": actor, "verb": verb, "negated": False, "start": start, "end": start + 2,
+                "actor_inferred": inferred, "doc": "15#p275", **more}
+
+    gold = [t("祝", "卒", at["卒"], False), t("祝", "拜", at["拜"]), t("主人", "拜", at["答"], False, response=True),
+            t("主人", "受", at["受"]), t("主人", "降", at["降"]), t("主人", "反", at["反"]), t("主人", "坐", at["反"])]
+    pred = [t("祝", "卒", at["卒"], False), t("祝", "拜", at["拜"]), t("主人", "拜", at["答"], False, response=True),
+            t("祝", "受", at["受"]), t(None, "降", at["降"]), t("主人", "反", at["反"]), t("主人", "洗", at["反"])]
+    errors = match_tuples(gold, pred)["errors"]
+    assert {k: v for k, v in errors.items() if k != "by_actor"} == {
+        "actor_wrong": 1, "actor_none": 1, "verb_missed": 1, "verb_spurious": 1}
+    written, carried = errors["by_actor"]["written"], errors["by_actor"]["inferred"]
+    assert (written["gold"], written["matched"], written["actor_wrong"]) == (2, 2, 0)
+    assert (carried["gold"], carried["matched"], carried["actor_wrong"]) == (5, 2, 2)
+    assert carried["recall"] == 0.4
+    # a missed and a spurious tuple of the same verb in clauses apart are no wrong actor
+    apart = match_tuples([t("主人", "降", 0)], [t("賓", "降", 9)])["errors"]
+    assert (apart["actor_wrong"], apart["verb_missed"], apart["verb_spurious"]) == (0, 1, 1)
+
+
 # ---------------------------------------------------------------------------------------------
 # constructions found on the dev passages added in the second round (04 p223–p345, 05 p537–p650,
 # 15 p404–p482)

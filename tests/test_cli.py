@@ -193,6 +193,14 @@ def test_evaluate_actions_scores_the_configuration_it_is_given(tmp_path):
     assert set(figures["default"]["splits"]["dev"]) == {"passages", "punctuated"}
     table = (tmp_path / "default.md").read_text(encoding="utf-8")
     assert re.search(r"\| dev \| 05 \| \d+ \| 0\.9\d\d \| nan \| nan \| 0\.9", table), table
+    # where the tuples go wrong: the written actors are read better than the carried ones, and the
+    # kinds of error add up to what was missed
+    errors = figures["default"]["splits"]["dev"]["punctuated"]["all"]["errors"]
+    assert errors["by_actor"]["written"]["recall"] > errors["by_actor"]["inferred"]["recall"] > 0.9
+    got = figures["default"]["splits"]["dev"]["punctuated"]["all"]
+    assert errors["actor_wrong"] + errors["actor_none"] + errors["verb_missed"] == got["gold"] - got["matched"]
+    assert errors["actor_wrong"] + errors["actor_none"] + errors["verb_spurious"] == got["pred"] - got["matched"]
+    assert re.search(r"\| dev \| punctuated \| \d+ \| 0\.99\d \| \d+ \| 0\.9\d\d \| \d+ \| \d+ \| \d+ \| \d+ \|", table), table
     bad = runner.invoke(app, ["evaluate", "actions", "--split", "dev", "--form", "punctuate", "--out", str(tmp_path / "x.json")])
     assert bad.exit_code == 2 and "unknown --form punctuate" in bad.output and "unpunctuated" in bad.output
     assert not (tmp_path / "x.json").exists()

@@ -65,13 +65,51 @@ def _prf(tp: int, n_gold: int, n_pred: int) -> dict[str, float]:
     return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4)}
 
 
+def _clause_key(t: dict, normalise: Optional[Callable[[str], str]]) -> tuple:
+    return (t.get("doc"), _norm(t.get("verb"), normalise), bool(t.get("negated")))
+
+
+def error_kinds(pairs: list[tuple[dict, dict]], missed: list[dict], spurious: list[dict],
+                normalise: Optional[Callable[[str], str]] = None) -> dict[str, Any]:
+    """Where the tuples go wrong, as counts: a missed gold tuple and a spurious one of the same verb
+    whose clauses overlap are one act given to the wrong actor (``actor_none`` when the reader gave
+    it nobody); what is left is a verb read where the gold has none (``verb_spurious``) or missed
+    (``verb_missed``). ``by_actor`` is the recall of the gold tuples whose actor the clause writes
+    and of those whose actor is carried over from before (``actor_inferred``): how far subject
+    ellipsis costs."""
+    free: dict[tuple, list[dict]] = defaultdict(list)
+    for t in spurious:
+        free[_clause_key(t, normalise)].append(t)
+    kinds = {"actor_wrong": 0, "actor_none": 0, "verb_missed": 0, "verb_spurious": 0}
+    wrong = {"written": 0, "inferred": 0}
+    for g in missed:
+        candidates = free.get(_clause_key(g, normalise), [])
+        hit = next((p for p in candidates if _overlap(g, p) > 0), None)
+        if hit is None:
+            kinds["verb_missed"] += 1
+            continue
+        candidates.remove(hit)
+        kinds["actor_none" if hit.get("actor") is None else "actor_wrong"] += 1
+        wrong["inferred" if g.get("actor_inferred") else "written"] += 1
+    kinds["verb_spurious"] = sum(len(v) for v in free.values())
+    by_actor: dict[str, dict[str, Any]] = {}
+    for name, inferred in (("written", False), ("inferred", True)):
+        gold = sum(1 for g, _ in pairs if bool(g.get("actor_inferred")) == inferred) + sum(
+            1 for g in missed if bool(g.get("actor_inferred")) == inferred)
+        matched = sum(1 for g, _ in pairs if bool(g.get("actor_inferred")) == inferred)
+        by_actor[name] = {"gold": gold, "matched": matched, "recall": round(matched / gold, 4) if gold else 0.0,
+                          "actor_wrong": wrong[name]}
+    return {**kinds, "by_actor": by_actor}
+
+
 def match_tuples(
     gold: list[dict], pred: list[dict], normalise: Optional[Callable[[str], str]] = None
 ) -> dict[str, Any]:
     """P/R/F1 on the (actor, verb, negated) key and role accuracies on the matched pairs.
 
     Returns ``{"gold", "pred", "matched", "precision", "recall", "f1", "roles": {role: {"correct",
-    "total", "accuracy"}}, "missed": [...], "spurious": [...]}`` (the unmatched tuples).
+    "total", "accuracy"}}, "errors": {...}, "missed": [...], "spurious": [...]}`` (the unmatched
+    tuples; ``errors`` counts them by kind, :func:`error_kinds`).
     """
     by_key_g: dict[tuple, list[dict]] = defaultdict(list)
     by_key_p: dict[tuple, list[dict]] = defaultdict(list)
@@ -98,6 +136,7 @@ def match_tuples(
     out: dict[str, Any] = {"gold": len(gold), "pred": len(pred), "matched": len(pairs)}
     out.update(_prf(len(pairs), len(gold), len(pred)))
     out["roles"] = roles
+    out["errors"] = error_kinds(pairs, missed, spurious, normalise)
     out["missed"] = missed
     out["spurious"] = spurious
     return out

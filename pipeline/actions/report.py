@@ -127,6 +127,7 @@ class _Scores:
         tuples = match_tuples(self.gold, self.pred, normalise)
         out: dict[str, Any] = {k: tuples[k] for k in ("gold", "pred", "matched", "precision", "recall", "f1")}
         out["roles"] = {role: v["accuracy"] for role, v in tuples["roles"].items()}
+        out["errors"] = tuples["errors"]
         spans: dict[str, Any] = {}
         total = Counter()
         for label in SPAN_LABELS:
@@ -281,6 +282,7 @@ def markdown(figures: dict[str, Any]) -> list[str]:
         lines += ["", "Each passage is read alone, as the gold was made; \"chapter as document\": the passages of a",
                   "chapter are read as one document's, as `yili process` reads the chapter's file (a participant the",
                   "lexicon lacks, read in one passage or from the clause openings of all, is one in every passage)."]
+    lines += error_table(figures)
     lines += ["", "| split | chapter | gold tuples | F1 (punctuated) | F1 (unpunctuated) | F1 (unpunctuated-unseen) | span F1 | "
               + " | ".join(SPAN_LABELS) + " |", "| --- | --- | --- | --- | --- | --- | --- | "
               + " | ".join("---" for _ in SPAN_LABELS) + " |"]
@@ -297,3 +299,26 @@ def markdown(figures: dict[str, Any]) -> list[str]:
                 + " | ".join(f"{a['spans'][lb]['f1'] if a else nan:.3f}" for lb in SPAN_LABELS) + " |"
             )
     return lines
+
+
+def error_table(figures: dict[str, Any]) -> list[str]:
+    """Where the tuples go wrong, per split and form (each passage alone): recall of the tuples whose
+    actor the clause writes and of those carried over, then the unmatched tuples by kind
+    (:func:`pipeline.actions.evaluate.error_kinds`)."""
+    rows = []
+    for split, s in figures["splits"].items():
+        for form in ("punctuated", UNSEEN):
+            errors = s.get(form, {}).get("all", {}).get("errors")
+            if not errors:
+                continue
+            w, i = errors["by_actor"]["written"], errors["by_actor"]["inferred"]
+            rows.append(f"| {split} | {form} | {w['gold']} | {w['recall']:.3f} | {i['gold']} | {i['recall']:.3f} | "
+                        f"{errors['actor_wrong']} | {errors['actor_none']} | {errors['verb_missed']} | {errors['verb_spurious']} |")
+    if not rows:
+        return []
+    return ["", "Where the tuples go wrong (passages alone): recall of the gold tuples whose actor the clause writes",
+            "and of those whose actor is carried over (subject ellipsis); then the unmatched tuples — an act given",
+            "to the wrong actor or to nobody (each costs a missed and a spurious tuple), a verb missed, a verb read",
+            "where the gold has none.", "",
+            "| split | form | actor written | recall | actor carried | recall | wrong actor | no actor | verb missed | verb spurious |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |", *rows]
