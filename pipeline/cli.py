@@ -529,6 +529,8 @@ def evaluate_actions_command(
     unseen: bool = typer.Option(True, "--unseen/--no-unseen", help="Also score the unpunctuated form with a 斷句 model that never saw the chapter (trains one per chapter fold, ~2 min)."),
     documents: bool = typer.Option(True, "--documents/--no-documents", help="Also score each chapter's passages read as one document, as yili process reads a chapter's file."),
     form: Optional[List[str]] = typer.Option(None, "--form", help="Forms of the gold passages to read: punctuated, unpunctuated (after the shipped 斷句), simplified; repeat for several (all three when none is named)."),
+    errors: Optional[Path] = typer.Option(None, "--errors", help="Also write the passages with a tuple wrong, each unmatched tuple with its kind, to this JSONL (of the splits named by --errors-split)."),
+    errors_split: List[str] = typer.Option(["dev"], "--errors-split", help="Splits whose errors --errors writes; the held-out test split only when named (reading its errors is developing on it)."),
 ) -> None:
     """Tuple P/R/F1, role accuracy and span P/R/F1 per chapter, dev and held-out test kept apart."""
     from pipeline.actions.report import chosen_forms, evaluate_actions
@@ -541,7 +543,8 @@ def evaluate_actions_command(
     refused: list[str] = []
     with _cannot("evaluate the actions", refused):  # a split with no gold file
         evaluate_actions(out, splits=split, config=settings, config_path=config, unseen=unseen,
-                         documents=documents, refused=refused, forms=forms)
+                         documents=documents, refused=refused, forms=forms, errors_file=errors,
+                         error_splits=errors_split)
     Console().print(out.with_suffix(".md").read_text(encoding="utf-8"))
     _exit_for_refused_gold(refused)
 
@@ -553,7 +556,7 @@ def evaluate_all_command() -> None:
     status = 0
     for run in (lambda: evaluate_layers_command(RESULTS / "layers.json", 4, True),
                 lambda: evaluate_segmentation_command(RESULTS / "segmentation.json", 4, 2),
-                lambda: evaluate_actions_command(RESULTS / "actions.json", ["dev", "test"], None, True, True, None)):
+                lambda: evaluate_actions_command(RESULTS / "actions.json", ["dev", "test"], None, True, True, None, None, ["dev"])):
         try:
             run()
         except typer.Exit as exc:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 import srsly
@@ -178,7 +179,8 @@ def test_evaluate_actions_scores_the_configuration_it_is_given(tmp_path):
     cfg = tmp_path / "lexicon_verbs.cfg"
     cfg.write_text('[actions]\nverb_spans = "lexicon"\n', encoding="utf-8")
     figures = {}
-    for name, extra in (("default", []), ("lexicon", ["-c", str(cfg)])):
+    wrong = tmp_path / "errors.jsonl"
+    for name, extra in (("default", ["--errors", str(wrong)]), ("lexicon", ["-c", str(cfg)])):
         out = tmp_path / f"{name}.json"
         result = runner.invoke(app, ["evaluate", "actions", "--split", "dev", "--no-unseen", "--no-documents",
                                      "--form", "punctuated", "--out", str(out), *extra])
@@ -201,6 +203,20 @@ def test_evaluate_actions_scores_the_configuration_it_is_given(tmp_path):
     assert errors["actor_wrong"] + errors["actor_none"] + errors["verb_missed"] == got["gold"] - got["matched"]
     assert errors["actor_wrong"] + errors["actor_none"] + errors["verb_spurious"] == got["pred"] - got["matched"]
     assert re.search(r"\| dev \| punctuated \| \d+ \| 0\.99\d \| \d+ \| 0\.9\d\d \| \d+ \| \d+ \| \d+ \| \d+ \|", table), table
+    # --errors: each unmatched tuple once, in the passage it belongs to, of the kind the counts give
+    records = list(srsly.read_jsonl(wrong))
+    kinds = Counter(e["kind"] for r in records for e in r["errors"])
+    assert kinds == Counter({k: errors[k] for k in ("actor_wrong", "actor_none", "verb_missed", "verb_spurious") if errors[k]})
+    assert {r["split"] for r in records} == {"dev"} and {r["form"] for r in records} == {"punctuated"}
+    for r in records:
+        for e in r["errors"]:
+            assert e["clause"] and e["clause"] in r["text"]
+            if e["kind"] == "verb_spurious":
+                assert e["gold_actor"] is None and e["actor_inferred"] is None
+            if e["kind"] == "actor_wrong":
+                assert e["actor"] is not None and e["actor"] != e["gold_actor"]
+            if e["kind"] == "actor_none":
+                assert e["actor"] is None and e["gold_actor"] is not None
     bad = runner.invoke(app, ["evaluate", "actions", "--split", "dev", "--form", "punctuate", "--out", str(tmp_path / "x.json")])
     assert bad.exit_code == 2 and "unknown --form punctuate" in bad.output and "unpunctuated" in bad.output
     assert not (tmp_path / "x.json").exists()

@@ -69,29 +69,39 @@ def _clause_key(t: dict, normalise: Optional[Callable[[str], str]]) -> tuple:
     return (t.get("doc"), _norm(t.get("verb"), normalise), bool(t.get("negated")))
 
 
-def error_kinds(pairs: list[tuple[dict, dict]], missed: list[dict], spurious: list[dict],
-                normalise: Optional[Callable[[str], str]] = None) -> dict[str, Any]:
-    """Where the tuples go wrong, as counts: a missed gold tuple and a spurious one of the same verb
-    whose clauses overlap are one act given to the wrong actor (``actor_none`` when the reader gave
-    it nobody); what is left is a verb read where the gold has none (``verb_spurious``) or missed
-    (``verb_missed``). ``by_actor`` is the recall of the gold tuples whose actor the clause writes
-    and of those whose actor is carried over from before (``actor_inferred``): how far subject
-    ellipsis costs."""
+def unmatched(missed: list[dict], spurious: list[dict],
+              normalise: Optional[Callable[[str], str]] = None) -> list[tuple[str, Optional[dict], Optional[dict]]]:
+    """The unmatched tuples as (kind, gold, predicted): a missed gold tuple and a spurious one of the
+    same verb whose clauses overlap are one act given to the wrong actor (``actor_wrong``, or
+    ``actor_none`` when the reader gave it nobody); what is left is a verb missed (``verb_missed``,
+    no prediction) or a verb read where the gold has none (``verb_spurious``, no gold)."""
     free: dict[tuple, list[dict]] = defaultdict(list)
     for t in spurious:
         free[_clause_key(t, normalise)].append(t)
-    kinds = {"actor_wrong": 0, "actor_none": 0, "verb_missed": 0, "verb_spurious": 0}
-    wrong = {"written": 0, "inferred": 0}
+    out: list[tuple[str, Optional[dict], Optional[dict]]] = []
     for g in missed:
         candidates = free.get(_clause_key(g, normalise), [])
         hit = next((p for p in candidates if _overlap(g, p) > 0), None)
         if hit is None:
-            kinds["verb_missed"] += 1
+            out.append(("verb_missed", g, None))
             continue
         candidates.remove(hit)
-        kinds["actor_none" if hit.get("actor") is None else "actor_wrong"] += 1
-        wrong["inferred" if g.get("actor_inferred") else "written"] += 1
-    kinds["verb_spurious"] = sum(len(v) for v in free.values())
+        out.append(("actor_none" if hit.get("actor") is None else "actor_wrong", g, hit))
+    out.extend(("verb_spurious", None, p) for rest in free.values() for p in rest)
+    return out
+
+
+def error_kinds(pairs: list[tuple[dict, dict]], missed: list[dict], spurious: list[dict],
+                normalise: Optional[Callable[[str], str]] = None) -> dict[str, Any]:
+    """Where the tuples go wrong: the :func:`unmatched` tuples counted by kind, and ``by_actor``, the
+    recall of the gold tuples whose actor the clause writes and of those whose actor is carried over
+    from before (``actor_inferred``): how far subject ellipsis costs."""
+    kinds = {"actor_wrong": 0, "actor_none": 0, "verb_missed": 0, "verb_spurious": 0}
+    wrong = {"written": 0, "inferred": 0}
+    for kind, g, _p in unmatched(missed, spurious, normalise):
+        kinds[kind] += 1
+        if kind in ("actor_wrong", "actor_none") and g is not None:
+            wrong["inferred" if g.get("actor_inferred") else "written"] += 1
     by_actor: dict[str, dict[str, Any]] = {}
     for name, inferred in (("written", False), ("inferred", True)):
         gold = sum(1 for g, _ in pairs if bool(g.get("actor_inferred")) == inferred) + sum(

@@ -27,7 +27,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from pipeline.actions.evaluate import _prf, match_tuples
+from pipeline.actions.evaluate import _prf, match_tuples, unmatched
 from pipeline.labels import SPAN_LABELS, VERBS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -110,6 +110,7 @@ class _Scores:
         self.gold: list[dict] = []
         self.pred: list[dict] = []
         self.span_counts: dict[str, Counter] = defaultdict(Counter)
+        self.matched: dict[str, Any] = {}  # what match_tuples said, once figures() has run
 
     def add(self, doc: str, gold: list[dict], pred: list[dict], gold_spans: list[dict], pred_spans: list[dict]) -> None:
         allowed = set(VERBS)
@@ -124,7 +125,7 @@ class _Scores:
             self.span_counts[label]["pred"] += n
 
     def figures(self, normalise: Callable[[str], str]) -> dict[str, Any]:
-        tuples = match_tuples(self.gold, self.pred, normalise)
+        tuples = self.matched = match_tuples(self.gold, self.pred, normalise)
         out: dict[str, Any] = {k: tuples[k] for k in ("gold", "pred", "matched", "precision", "recall", "f1")}
         out["roles"] = {role: v["accuracy"] for role, v in tuples["roles"].items()}
         out["errors"] = tuples["errors"]
@@ -147,11 +148,13 @@ def _meta(record: dict) -> dict[str, Any]:
 
 
 def score_records(records: Sequence[dict], processor: Any, variants: Iterable[str] = VARIANTS,
-                  unseen: Optional[dict[str, Any]] = None, as_documents: bool = False) -> dict[str, Any]:
+                  unseen: Optional[dict[str, Any]] = None, as_documents: bool = False,
+                  errors: Optional[list[dict]] = None) -> dict[str, Any]:
     """Figures per variant for ``records`` overall and per chapter. ``unseen`` (chapter → processor
     whose 斷句 model never saw that chapter, from :func:`unseen_processors`) adds the form :data:`UNSEEN`.
     Each passage is read alone; with ``as_documents`` the passages of a chapter are read as one
-    document's (``DocumentProcessor.process_document``: the names any of them gives hold in all)."""
+    document's (``DocumentProcessor.process_document``: the names any of them gives hold in all).
+    ``errors``, a list, gets one record per passage and form with a tuple wrong (:func:`error_records`)."""
     from pipeline.text.normalise import normalise_str
 
     def chapter(rec: dict) -> str:
@@ -170,17 +173,42 @@ def score_records(records: Sequence[dict], processor: Any, variants: Iterable[st
                 reader = unseen[ch] if name == UNSEEN else processor
                 done = reader.process_document([{"text": variant(records[n], name)[0], "meta": _meta(records[n])} for n in mine])
                 outputs.update(zip(mine, done))
+        texts: dict[str, tuple[str, str]] = {}
         for n, rec in enumerate(records):
             text, gold_spans = variant(rec, name)
             meta = rec.get("meta") or {}
             reader = unseen[chapter(rec)] if name == UNSEEN else processor
             out = outputs[n] if as_documents else reader.process({"text": text, "meta": _meta(rec)})
             doc = str(meta.get("doc", n))
+            texts[doc] = (str(meta.get("chapter", "?")), text)
             for bucket in (overall, chapters[str(meta.get("chapter", "?"))]):
                 bucket.add(doc, gold_actions(rec, name), out["actions"], gold_spans, out["spans"])
         result[name] = {"all": overall.figures(normalise_str),
                         "chapters": {ch: s.figures(normalise_str) for ch, s in sorted(chapters.items())}}
+        if errors is not None:
+            errors.extend(error_records(overall.matched, texts, name, normalise_str))
     return result
+
+
+def error_records(tuples: dict[str, Any], texts: dict[str, tuple[str, str]], form: str,
+                  normalise: Callable[[str], str]) -> list[dict[str, Any]]:
+    """One record per passage with a tuple wrong: its text, and each unmatched tuple with its kind
+    (:func:`pipeline.actions.evaluate.unmatched`), the gold and the read actor, and the clause."""
+    by_doc: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for kind, gold, pred in unmatched(tuples["missed"], tuples["spurious"], normalise):
+        some = gold or pred
+        text = texts[str(some["doc"])][1]
+        clause = next((t for t in (gold, pred) if t is not None and t.get("start") is not None), None)
+        by_doc[str(some["doc"])].append({
+            "kind": kind, "verb": some.get("verb"), "negated": bool(some.get("negated")),
+            "gold_actor": gold.get("actor") if gold else None, "actor": pred.get("actor") if pred else None,
+            "actor_inferred": gold.get("actor_inferred") if gold else None,
+            "clause": text[clause["start"]:clause["end"]] if clause else None,
+            "start": some.get("start"),
+        })
+    return [{"form": form, "chapter": texts[doc][0], "doc": doc, "text": texts[doc][1],
+             "errors": sorted(found, key=lambda e: (e["start"] is None, e["start"] or 0))}
+            for doc, found in sorted(by_doc.items(), key=lambda kv: (texts[kv[0]][0], kv[0]))]
 
 
 def unseen_processors(chapters: Iterable[str], config: Optional[dict] = None, workers: int = 2) -> dict[str, Any]:
@@ -221,12 +249,15 @@ def chosen_forms(forms: Optional[Iterable[str]] = None) -> list[str]:
 def evaluate_actions(out_file: Optional[Path] = None, splits: Sequence[str] = ("dev", "test"),
                      config: Optional[dict] = None, config_path: Optional[Path] = None, unseen: bool = True,
                      workers: int = 2, documents: bool = True, refused: Optional[list[str]] = None,
-                     forms: Optional[Iterable[str]] = None) -> dict[str, Any]:
+                     forms: Optional[Iterable[str]] = None, errors_file: Optional[Path] = None,
+                     error_splits: Sequence[str] = ("dev",)) -> dict[str, Any]:
     """Score every split in each of ``forms`` (:func:`chosen_forms`); write JSON to ``out_file`` and a
     Markdown summary beside it. With ``unseen`` also the form :data:`UNSEEN` (trains a 斷句 model per
     chapter fold first); with ``documents`` every form again, each chapter's passages read as one
     document. Gold lines that are no valid record are named in ``refused`` and left out (None: the
-    first raises)."""
+    first raises). With ``errors_file``, the passages of ``error_splits`` with a tuple wrong are
+    written there as JSONL (:func:`error_records`, each passage read alone): the held-out split is
+    left out unless named, since reading its errors is developing on it."""
     forms = chosen_forms(forms)
     from pipeline.process import DocumentProcessor
 
@@ -248,14 +279,22 @@ def evaluate_actions(out_file: Optional[Path] = None, splits: Sequence[str] = ("
         #: the same, each chapter's passages read as one document (the names any gives hold in all)
         "documents": {},
     }
+    wrong: list[dict] = []
     for split, records in gold.items():
-        figures["splits"][split] = {"passages": len(records), **score_records(records, processor, forms, unseen=readers)}
+        mine: Optional[list[dict]] = [] if errors_file is not None and split in error_splits else None
+        figures["splits"][split] = {"passages": len(records), **score_records(records, processor, forms, unseen=readers, errors=mine)}
+        wrong += [{"split": split, **record} for record in mine or []]
         if documents:
             figures["documents"][split] = score_records(records, processor, forms, unseen=readers, as_documents=True)
     figures["seconds"] = round(time.perf_counter() - started, 1)
     out_file.parent.mkdir(parents=True, exist_ok=True)
     out_file.write_text(json.dumps(figures, ensure_ascii=False, indent=1), encoding="utf-8")
     out_file.with_suffix(".md").write_text("\n".join(markdown(figures)) + "\n", encoding="utf-8")
+    if errors_file is not None:
+        import srsly
+
+        Path(errors_file).parent.mkdir(parents=True, exist_ok=True)
+        srsly.write_jsonl(errors_file, wrong)
     return figures
 
 
