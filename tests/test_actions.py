@@ -901,12 +901,19 @@ def test_unmatched_tuples_are_told_apart_by_kind():
     pred = [t("祝", "卒", at["卒"], False), t("祝", "拜", at["拜"]), t("主人", "拜", at["答"], False, response=True),
             t("祝", "受", at["受"]), t(None, "降", at["降"]), t("主人", "反", at["反"]), t("主人", "洗", at["反"])]
     errors = match_tuples(gold, pred)["errors"]
-    assert {k: v for k, v in errors.items() if k != "by_actor"} == {
+    assert {k: v for k, v in errors.items() if k not in ("by_actor", "carried")} == {
         "actor_wrong": 1, "actor_none": 1, "verb_missed": 1, "verb_spurious": 1}
     written, carried = errors["by_actor"]["written"], errors["by_actor"]["inferred"]
     assert (written["gold"], written["matched"], written["actor_wrong"]) == (2, 2, 0)
     assert (carried["gold"], carried["matched"], carried["actor_wrong"]) == (5, 2, 2)
     assert carried["recall"] == 0.4
+    # both wrong acts changed the actor of the act before them (主人 answered, 祝 received) where the
+    # gold keeps 主人
+    assert errors["carried"] == {"handed_on": 0, "reader_kept": 0, "reader_changed": 2, "both_changed": 0}
+    # a reader that keeps 祝 for 受 and 降 after 主人答拜 is told apart from one handing on an error
+    kept = [dict(t, actor="祝") if t["verb"] in ("受", "降") else t for t in pred]
+    kept[2] = dict(kept[2], actor="祝")  # 答拜 given to 祝 too: 受 and 降 keep it
+    assert match_tuples(gold, kept)["errors"]["carried"] == {"handed_on": 2, "reader_kept": 0, "reader_changed": 0, "both_changed": 0}
     # a missed and a spurious tuple of the same verb in clauses apart are no wrong actor
     apart = match_tuples([t("主人", "降", 0)], [t("賓", "降", 9)])["errors"]
     assert (apart["actor_wrong"], apart["verb_missed"], apart["verb_spurious"]) == (0, 1, 1)

@@ -91,17 +91,49 @@ def unmatched(missed: list[dict], spurious: list[dict],
     return out
 
 
+def _previous_actors(tuples: Iterable[dict], normalise: Optional[Callable[[str], str]]) -> dict[int, Any]:
+    """id of each tuple → the actor of the tuple before it in its passage (text order), folded; the
+    first of a passage has none (a marker no actor equals)."""
+    by_doc: dict[Any, list[dict]] = defaultdict(list)
+    for t in tuples:
+        by_doc[t.get("doc")].append(t)
+    before: dict[int, Any] = {}
+    for found in by_doc.values():
+        previous: Any = _FIRST
+        for t in sorted(found, key=lambda t: (t.get("start") or 0, t.get("end") or 0)):
+            before[id(t)] = previous
+            previous = _norm(t.get("actor"), normalise)
+    return before
+
+
+#: the "actor before" of a passage's first tuple
+_FIRST = object()
+
+
 def error_kinds(pairs: list[tuple[dict, dict]], missed: list[dict], spurious: list[dict],
-                normalise: Optional[Callable[[str], str]] = None) -> dict[str, Any]:
+                normalise: Optional[Callable[[str], str]] = None,
+                gold: Iterable[dict] = (), pred: Iterable[dict] = ()) -> dict[str, Any]:
     """Where the tuples go wrong: the :func:`unmatched` tuples counted by kind, and ``by_actor``, the
     recall of the gold tuples whose actor the clause writes and of those whose actor is carried over
-    from before (``actor_inferred``): how far subject ellipsis costs."""
+    from before (``actor_inferred``): how far subject ellipsis costs. With all the ``gold`` and
+    ``pred`` tuples, ``carried`` tells the acts of a carried actor given to the wrong one (or to
+    nobody) apart: did the reader keep the actor of the act before it where the gold changes it
+    (``reader_kept``), change it where the gold keeps it (``reader_changed``), or change it to
+    another than the gold's (``both_changed``) — or did both keep it, the error handed on from an
+    act before (``handed_on``)?"""
     kinds = {"actor_wrong": 0, "actor_none": 0, "verb_missed": 0, "verb_spurious": 0}
     wrong = {"written": 0, "inferred": 0}
-    for kind, g, _p in unmatched(missed, spurious, normalise):
+    carried = {"handed_on": 0, "reader_kept": 0, "reader_changed": 0, "both_changed": 0}
+    gold_before, pred_before = _previous_actors(gold, normalise), _previous_actors(pred, normalise)
+    for kind, g, p in unmatched(missed, spurious, normalise):
         kinds[kind] += 1
         if kind in ("actor_wrong", "actor_none") and g is not None:
             wrong["inferred" if g.get("actor_inferred") else "written"] += 1
+            if g.get("actor_inferred") and id(g) in gold_before and id(p) in pred_before:
+                gold_kept = gold_before[id(g)] == _norm(g.get("actor"), normalise)
+                reader_kept = pred_before[id(p)] == _norm(p.get("actor"), normalise)
+                carried["handed_on" if reader_kept and gold_kept else "reader_kept" if reader_kept
+                        else "reader_changed" if gold_kept else "both_changed"] += 1
     by_actor: dict[str, dict[str, Any]] = {}
     for name, inferred in (("written", False), ("inferred", True)):
         gold = sum(1 for g, _ in pairs if bool(g.get("actor_inferred")) == inferred) + sum(
@@ -109,7 +141,10 @@ def error_kinds(pairs: list[tuple[dict, dict]], missed: list[dict], spurious: li
         matched = sum(1 for g, _ in pairs if bool(g.get("actor_inferred")) == inferred)
         by_actor[name] = {"gold": gold, "matched": matched, "recall": round(matched / gold, 4) if gold else 0.0,
                           "actor_wrong": wrong[name]}
-    return {**kinds, "by_actor": by_actor}
+    out: dict[str, Any] = {**kinds, "by_actor": by_actor}
+    if gold_before and pred_before:
+        out["carried"] = carried
+    return out
 
 
 def match_tuples(
@@ -146,7 +181,7 @@ def match_tuples(
     out: dict[str, Any] = {"gold": len(gold), "pred": len(pred), "matched": len(pairs)}
     out.update(_prf(len(pairs), len(gold), len(pred)))
     out["roles"] = roles
-    out["errors"] = error_kinds(pairs, missed, spurious, normalise)
+    out["errors"] = error_kinds(pairs, missed, spurious, normalise, gold, pred)
     out["missed"] = missed
     out["spurious"] = spurious
     return out

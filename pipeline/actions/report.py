@@ -351,13 +351,18 @@ def error_table(figures: dict[str, Any]) -> list[str]:
             if not errors:
                 continue
             w, i = errors["by_actor"]["written"], errors["by_actor"]["inferred"]
+            c = errors.get("carried", {})
             rows.append(f"| {split} | {form} | {w['gold']} | {w['recall']:.3f} | {i['gold']} | {i['recall']:.3f} | "
-                        f"{errors['actor_wrong']} | {errors['actor_none']} | {errors['verb_missed']} | {errors['verb_spurious']} |")
+                        f"{errors['actor_wrong']} | {errors['actor_none']} | {errors['verb_missed']} | {errors['verb_spurious']} | "
+                        + " | ".join(str(c.get(k, "–")) for k in ("handed_on", "reader_kept", "reader_changed", "both_changed")) + " |")
     if not rows:
         return []
     return ["", "Where the tuples go wrong (passages alone): recall of the gold tuples whose actor the clause writes",
             "and of those whose actor is carried over (subject ellipsis); then the unmatched tuples — an act given",
             "to the wrong actor or to nobody (each costs a missed and a spurious tuple), a verb missed, a verb read",
-            "where the gold has none.", "",
-            "| split | form | actor written | recall | actor carried | recall | wrong actor | no actor | verb missed | verb spurious |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |", *rows]
+            "where the gold has none. The acts of a carried actor given to the wrong one, by what went wrong: the",
+            "reader and the gold both kept the actor of the act before (the error handed on from it), the reader",
+            "kept it where the gold changes it, changed it where the gold keeps it, or both changed it.", "",
+            "| split | form | actor written | recall | actor carried | recall | wrong actor | no actor | verb missed | verb spurious "
+            "| carried: handed on | reader kept | reader changed | both changed |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |", *rows]
