@@ -763,3 +763,20 @@ def test_a_paragraph_written_again_is_tagged_once_and_reads_alike(processor, mon
 
     first_copy, second_copy = of(0, len(paragraph)), of(second, second + len(paragraph))
     assert first_copy == second_copy and len(first_copy[0]) > 10 and len(first_copy[1]) > 8
+
+
+def test_no_one_serves_or_tells_those_he_is_one_of(processor):
+    """No actor carried on does an act to those he is one of: 大射 辯獻士。士既獻者立于東方…乃薦士 —
+    the 士 who have drunk are served, by someone unnamed; 鄉射 賓、主人、大夫若皆與射，則遂告于賓，
+    適阼階上告于主人 — the three do not tell themselves. A helper is not the one she helps (特牲 記 in
+    seed 002: 主婦贊薦者執以坐于戶外授主婦; the XHTML writes 宗婦贊薦者)."""
+    def acts(text: str) -> list[tuple]:
+        out = processor.process({"text": text, "meta": {"layer": "JING"}})
+        return [(a["actor"], a["verb"], a["target"]) for a in out["actions"]]
+
+    got = acts("辯獻士。士既獻者立于東方，西面，北上。乃薦士。")
+    assert ("士既獻者", "立", None) in got and (None, "薦", "士") in got
+    got = acts("賓、主人、大夫若皆與射，則遂告于賓，適阼階上告于主人，主人與賓為耦。")
+    assert [actor for actor, verb, _ in got if verb == "告"] == [None, None]
+    assert ("主婦贊薦者", "授", "主婦") in acts("主婦贊薦者執以坐于戶外授主婦")  # seed 002, unpunctuated
+

@@ -605,10 +605,14 @@ class _Run:
             if inferred and actor and _scores(view.text, d, self.x.normalise) \
                     and self.x.normalise(_SCORER) not in self.key(actor):
                 actor = None  # 眾賓繼射，釋獲皆如初: the scorer counts the hits, not the shooters
-            if inferred and actor and d.target and self.key(view.written(*d.target)) == self.key(actor):
+            target_key = self.key(view.written(*d.target)) if d.target else None
+            if inferred and actor and target_key and _same_party(self.key(actor), target_key):
                 # 主人答拜。|乃請賓: no one asks himself; the other party named does, or one unnamed
-                # (大夫雖眾，皆與士為耦。以耦告于大夫: the 司射 of the passage before tells them)
+                # (大夫雖眾，皆與士為耦。以耦告于大夫: the 司射 of the passage before tells them); nor
+                # serves those he is one of (士既獻者立于東方。乃薦士; 賓、主人、大夫…則遂告于賓)
                 actor = self.other_named(sentence[0], self.key(actor))
+                if actor and _same_party(self.key(actor), target_key):
+                    actor = None
             act = self.action(view, d, actor, inferred)
             if piece.thing_topic and subject is None and piece.topic and act.object is None \
                     and d.lemma in _PLACING_VERBS:
@@ -1128,6 +1132,23 @@ def _answers(action: Action) -> bool:
 def _is_group(name: str, normalise: Callable[[str], str]) -> bool:
     n = normalise(name)
     return n.startswith(("众", "诸", "群", "羣")) or _is_joined(name, normalise) or n.endswith("耦")
+
+
+#: what opens the "who have / have not …" of a name made from a group's (士既獻者, 眾賓不與射者, 賓未拜者)
+_STATE_WORDS = set("既未不將已")
+
+
+def _same_party(actor_key: str, target_key: str) -> bool:
+    """Is the one an act is done to its doer, or one of its doers: the same name, those of it who
+    have or have not done something (士既獻者, 眾賓不與射者 of 士, 眾賓; not 大夫長, the eldest, nor
+    主婦贊薦者, her helper, who act on the others), or one of several joined (賓、主人、大夫 and 賓)?
+    Keys are normalised names."""
+    if actor_key == target_key:
+        return True
+    rest = actor_key[len(target_key):] if actor_key.startswith(target_key) else ""
+    if len(rest) > 1 and rest[0] in _STATE_WORDS and rest.endswith("者"):
+        return True
+    return target_key in re.split("[、及与]", actor_key)
 
 
 def _is_joined(name: str, normalise: Callable[[str], str]) -> bool:
