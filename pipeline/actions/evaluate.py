@@ -91,9 +91,13 @@ def unmatched(missed: list[dict], spurious: list[dict],
     return out
 
 
+#: the "actor before" of a passage's first tuple (no actor equals it)
+_FIRST = object()
+
+
 def _previous_actors(tuples: Iterable[dict], normalise: Optional[Callable[[str], str]]) -> dict[int, Any]:
     """id of each tuple → the actor of the tuple before it in its passage (text order), folded; the
-    first of a passage has none (a marker no actor equals)."""
+    first of a passage has :data:`_FIRST`."""
     by_doc: dict[Any, list[dict]] = defaultdict(list)
     for t in tuples:
         by_doc[t.get("doc")].append(t)
@@ -105,9 +109,6 @@ def _previous_actors(tuples: Iterable[dict], normalise: Optional[Callable[[str],
             previous = _norm(t.get("actor"), normalise)
     return before
 
-
-#: the "actor before" of a passage's first tuple
-_FIRST = object()
 
 
 def error_kinds(pairs: list[tuple[dict, dict]], missed: list[dict], spurious: list[dict],

@@ -110,7 +110,7 @@ class _Scores:
         self.gold: list[dict] = []
         self.pred: list[dict] = []
         self.span_counts: dict[str, Counter] = defaultdict(Counter)
-        self.matched: dict[str, Any] = {}  # what match_tuples said, once figures() has run
+        self.scored: dict[str, Any] = {}  # what match_tuples said, once figures() has run
 
     def add(self, doc: str, gold: list[dict], pred: list[dict], gold_spans: list[dict], pred_spans: list[dict]) -> None:
         allowed = set(VERBS)
@@ -125,7 +125,7 @@ class _Scores:
             self.span_counts[label]["pred"] += n
 
     def figures(self, normalise: Callable[[str], str]) -> dict[str, Any]:
-        tuples = self.matched = match_tuples(self.gold, self.pred, normalise)
+        tuples = self.scored = match_tuples(self.gold, self.pred, normalise)
         out: dict[str, Any] = {k: tuples[k] for k in ("gold", "pred", "matched", "precision", "recall", "f1")}
         out["roles"] = {role: v["accuracy"] for role, v in tuples["roles"].items()}
         out["errors"] = tuples["errors"]
@@ -186,7 +186,7 @@ def score_records(records: Sequence[dict], processor: Any, variants: Iterable[st
         result[name] = {"all": overall.figures(normalise_str),
                         "chapters": {ch: s.figures(normalise_str) for ch, s in sorted(chapters.items())}}
         if errors is not None:
-            errors.extend(error_records(overall.matched, texts, name, normalise_str))
+            errors.extend(error_records(overall.scored, texts, name, normalise_str))
     return result
 
 
