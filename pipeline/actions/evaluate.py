@@ -111,10 +111,10 @@ def _previous_actors(tuples: Iterable[dict], normalise: Optional[Callable[[str],
 
 
 
-def error_kinds(pairs: list[tuple[dict, dict]], missed: list[dict], spurious: list[dict],
+def error_kinds(pairs: list[tuple[dict, dict]], wrong_ones: list[tuple[str, Optional[dict], Optional[dict]]],
                 normalise: Optional[Callable[[str], str]] = None,
                 gold: Iterable[dict] = (), pred: Iterable[dict] = ()) -> dict[str, Any]:
-    """Where the tuples go wrong: the :func:`unmatched` tuples counted by kind, and ``by_actor``, the
+    """Where the tuples go wrong: the :func:`unmatched` tuples (``wrong_ones``) counted by kind, and ``by_actor``, the
     recall of the gold tuples whose actor the clause writes and of those whose actor is carried over
     from before (``actor_inferred``): how far subject ellipsis costs. With all the ``gold`` and
     ``pred`` tuples, ``carried`` tells the acts of a carried actor given to the wrong one (or to
@@ -126,7 +126,7 @@ def error_kinds(pairs: list[tuple[dict, dict]], missed: list[dict], spurious: li
     wrong = {"written": 0, "inferred": 0}
     carried = {"handed_on": 0, "reader_kept": 0, "reader_changed": 0, "both_changed": 0}
     gold_before, pred_before = _previous_actors(gold, normalise), _previous_actors(pred, normalise)
-    for kind, g, p in unmatched(missed, spurious, normalise):
+    for kind, g, p in wrong_ones:
         kinds[kind] += 1
         if kind in ("actor_wrong", "actor_none") and g is not None:
             wrong["inferred" if g.get("actor_inferred") else "written"] += 1
@@ -138,7 +138,7 @@ def error_kinds(pairs: list[tuple[dict, dict]], missed: list[dict], spurious: li
     by_actor: dict[str, dict[str, Any]] = {}
     for name, inferred in (("written", False), ("inferred", True)):
         gold = sum(1 for g, _ in pairs if bool(g.get("actor_inferred")) == inferred) + sum(
-            1 for g in missed if bool(g.get("actor_inferred")) == inferred)
+            1 for _, g, _ in wrong_ones if g is not None and bool(g.get("actor_inferred")) == inferred)
         matched = sum(1 for g, _ in pairs if bool(g.get("actor_inferred")) == inferred)
         by_actor[name] = {"gold": gold, "matched": matched, "recall": round(matched / gold, 4) if gold else 0.0,
                           "actor_wrong": wrong[name]}
@@ -154,8 +154,9 @@ def match_tuples(
     """P/R/F1 on the (actor, verb, negated) key and role accuracies on the matched pairs.
 
     Returns ``{"gold", "pred", "matched", "precision", "recall", "f1", "roles": {role: {"correct",
-    "total", "accuracy"}}, "errors": {...}, "missed": [...], "spurious": [...]}`` (the unmatched
-    tuples; ``errors`` counts them by kind, :func:`error_kinds`).
+    "total", "accuracy"}}, "errors": {...}, "unmatched": [...], "missed": [...], "spurious": [...]}``
+    (the unmatched tuples, by kind in ``unmatched`` (:func:`unmatched`) and counted in ``errors``
+    (:func:`error_kinds`)).
     """
     by_key_g: dict[tuple, list[dict]] = defaultdict(list)
     by_key_p: dict[tuple, list[dict]] = defaultdict(list)
@@ -182,7 +183,8 @@ def match_tuples(
     out: dict[str, Any] = {"gold": len(gold), "pred": len(pred), "matched": len(pairs)}
     out.update(_prf(len(pairs), len(gold), len(pred)))
     out["roles"] = roles
-    out["errors"] = error_kinds(pairs, missed, spurious, normalise, gold, pred)
+    out["unmatched"] = unmatched(missed, spurious, normalise)
+    out["errors"] = error_kinds(pairs, out["unmatched"], normalise, gold, pred)
     out["missed"] = missed
     out["spurious"] = spurious
     return out

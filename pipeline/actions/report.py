@@ -27,7 +27,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from pipeline.actions.evaluate import _prf, match_tuples, unmatched
+from pipeline.actions.evaluate import _prf, match_tuples
 from pipeline.labels import SPAN_LABELS, VERBS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -186,16 +186,16 @@ def score_records(records: Sequence[dict], processor: Any, variants: Iterable[st
         result[name] = {"all": overall.figures(normalise_str),
                         "chapters": {ch: s.figures(normalise_str) for ch, s in sorted(chapters.items())}}
         if errors is not None:
-            errors.extend(error_records(overall.scored, texts, name, normalise_str))
+            errors.extend(error_records(overall.scored, texts, name))
     return result
 
 
-def error_records(tuples: dict[str, Any], texts: dict[str, tuple[str, str]], form: str,
-                  normalise: Callable[[str], str]) -> list[dict[str, Any]]:
+def error_records(tuples: dict[str, Any], texts: dict[str, tuple[str, str]], form: str) -> list[dict[str, Any]]:
     """One record per passage with a tuple wrong: its text, and each unmatched tuple with its kind
-    (:func:`pipeline.actions.evaluate.unmatched`), the gold and the read actor, and the clause."""
+    (``tuples["unmatched"]``, what :func:`match_tuples` said), the gold and the read actor, and the
+    clause."""
     by_doc: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for kind, gold, pred in unmatched(tuples["missed"], tuples["spurious"], normalise):
+    for kind, gold, pred in tuples["unmatched"]:
         some = gold or pred
         text = texts[str(some["doc"])][1]
         clause = next((t for t in (gold, pred) if t is not None and t.get("start") is not None), None)

@@ -56,7 +56,7 @@ PERSONAL_ACTS = frozenset("揖 拜 稽首 辭 讓 盥 坐 興 受 飲 啐 嚌 �
 #: acts that open a sentence on a thing as often as on a person (肝從, 燔從: the liver follows; 射 of
 #: 小射正 read as an act): a word nobody knows before one of them is a person only where the act is
 #: one of :data:`PERSONAL_ACTS`
-THINGS_DO = ("從", "射")
+THINGS_DO = frozenset(("從", "射"))
 #: the bow of one who answers (答拜), sends off (拜送) or receives (拜受): a person's, at the head of any clause
 _BOW = "拜"
 _EXCHANGE = "送受"
@@ -101,9 +101,7 @@ def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabul
     particles = _particles(voc, adverbs)
     exchange = set(voc.normalise(_EXCHANGE))
     for clause in clauses:
-        s, e = clause
-        while s < e and text[s] in CLAUSE_TRIM:
-            s += 1
+        s, e = _opening(text, *clause), clause[1]
         tokens = TokenStream(text, s, e, voc)  # only the opening words are read
         k = 0
         while ((t := tokens.get(k)) is not None and t.kinds <= _NOUNISH and t.end - s <= MAX_LENGTH
@@ -119,6 +117,13 @@ def _clause_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabul
             bows = act == _BOW and ((j > k and RESP in tokens.read[k].kinds)
                                     or (after is not None and text[after.start] in exchange))
             yield clause, text[s:tokens.read[k - 1].end], act, bows
+
+
+def _opening(text: str, start: int, end: int) -> int:
+    """Where the words of the clause ``text[start:end]`` begin: past its marks and spaces."""
+    while start < end and text[start] in CLAUSE_TRIM:
+        start += 1
+    return start
 
 
 def _to_act(tokens: TokenStream, k: int, voc: Vocabulary) -> int:
@@ -154,8 +159,7 @@ def title_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabular
     verb outside the closed list (僕人師繼酌), 以 (小臣師以巾退), an adverb, a negation, a count."""
     prefixes, suffixes = voc.normalise(TITLE_PREFIXES), voc.normalise(TITLE_SUFFIXES)
     for s, e in clauses:
-        while s < e and text[s] in CLAUSE_TRIM:
-            s += 1
+        s = _opening(text, s, e)
         if not any(ch in prefixes or ch in suffixes for ch in text[s:s + voc.max_len + 4]):
             continue  # most clauses hold no rank or head near their opening: not tokenized
         tokens = TokenStream(text, s, e, voc)
@@ -206,7 +210,6 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
             goes_on[c] = []
         elif head is not None:
             goes_on[head].append(c)
-    things_do = set(THINGS_DO)  # acts are read as their lemmas, as PERSONAL_ACTS writes them
 
     def person(clause: tuple[int, int], act: str, word: str) -> bool:
         """Is the sentence ``clause`` opens one a person acts in? Its act is one only a person does,
@@ -215,7 +218,7 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
         即位而徹之)."""
         if act in PERSONAL_ACTS:
             return True
-        return (act not in things_do and not any(d in word for d in voc.new_day)
+        return (act not in THINGS_DO and not any(d in word for d in voc.new_day)
                 and any(_opens_on_personal_act(text, c, voc) for c in goes_on.get(clause, ())))
 
     # a later clause is read only if it writes a bow to another (most do not): what _clause_openings'
@@ -231,10 +234,7 @@ def passage_subjects(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabul
 def _opens_on_personal_act(text: str, clause: tuple[int, int], voc: Vocabulary) -> bool:
     """Does ``clause`` open, with no word of its own, on an act of :data:`PERSONAL_ACTS` (坐奠圭 after
     侯氏入門右; 東面授宰幣 after 侯氏降自西階; 左執爵), what stands between a subject and its act aside?"""
-    s, e = clause
-    while s < e and text[s] in CLAUSE_TRIM:
-        s += 1
-    tokens = TokenStream(text, s, e, voc)
+    tokens = TokenStream(text, _opening(text, *clause), clause[1], voc)
     t = tokens.get(_to_act(tokens, 0, voc))
     return t is not None and VERB in t.kinds and (t.lemma or t.text) in PERSONAL_ACTS
 

@@ -605,8 +605,8 @@ class _Run:
             if inferred and actor and _scores(view.text, d, self.x.normalise) \
                     and self.x.normalise(_SCORER) not in self.key(actor):
                 actor = None  # 眾賓繼射，釋獲皆如初: the scorer counts the hits, not the shooters
-            target_key = self.key(view.written(*d.target)) if d.target else None
-            if inferred and actor and target_key and _same_party(self.key(actor), target_key):
+            target_key = self.key(view.written(*d.target)) if inferred and actor and d.target else None
+            if target_key and _same_party(self.key(actor), target_key):
                 # 主人答拜。|乃請賓: no one asks himself; the other party named does, or one unnamed
                 # (大夫雖眾，皆與士為耦。以耦告于大夫: the 司射 of the passage before tells them); nor
                 # serves those he is one of (士既獻者立于東方。乃薦士; 賓、主人、大夫…則遂告于賓)
@@ -1148,12 +1148,16 @@ def _same_party(actor_key: str, target_key: str) -> bool:
     rest = actor_key[len(target_key):] if actor_key.startswith(target_key) else ""
     if len(rest) > 1 and rest[0] in _STATE_WORDS and rest.endswith("者"):
         return True
-    return target_key in re.split("[、及与]", actor_key)
+    return target_key in re.split(f"[{_JOINS}]", actor_key)
+
+
+#: what joins participants in writing (X、Y, X及Y, X與Y), as the normalised view writes it
+_JOINS = "、及与"
 
 
 def _is_joined(name: str, normalise: Callable[[str], str]) -> bool:
     """Is ``name`` several participants joined in writing (X、Y, X及Y, X與Y)?"""
-    return any(c in normalise(name) for c in "、及与")
+    return any(c in normalise(name) for c in _JOINS)
 
 
 def _containing(ranges: list[tuple[int, int]], pos: int) -> int:
