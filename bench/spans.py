@@ -20,7 +20,9 @@ Two settings:
   chapter has as a span; verbs are a closed list and stay) are removed from the lexicon for that
   fold, as the held-out test chapters' new terms are missing from it.
 
-Writes ``bench/results/spans.json`` and ``spans.md``.
+Writes ``bench/results/spans.json`` and ``spans.md``. ``--errors FILE`` also writes the held-out
+passages with a tuple or span wrong (as ``yili evaluate actions --errors`` does for dev, here read
+by fold models that never saw the chapter); ``--keep DIR`` keeps each fold's lexicon and model.
 """
 
 from __future__ import annotations
@@ -131,8 +133,9 @@ def _through_yili_process(processor: Any, records: list[dict[str, Any]], path: P
     return list(srsly.read_jsonl(out))
 
 
-def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mode: str, workdir: str) -> dict[str, Any]:
-    from pipeline.actions.report import _Scores, gold_actions, variant
+def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mode: str, workdir: str,
+             keep: Optional[str] = None) -> dict[str, Any]:
+    from pipeline.actions.report import _Scores, error_records, gold_actions, variant
     from pipeline.nlp import span_model as sm
     from pipeline.process import DocumentProcessor
 
@@ -163,6 +166,7 @@ def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mod
     # the records of one JSONL file through `yili process` (BatchRunner), each naming its document in
     # meta.doc as the gold does (pipeline/batch/passages.py)
     pipeline: dict[str, Any] = {}
+    errors: list[dict[str, Any]] = []
     model_cfg = {"span_model": str(model_dir), "span_model_mode": MODES[pipeline_mode][0], "span_model_labels": MODES[pipeline_mode][1]}
     for name, nlp_cfg in (("lexicon", {"span_model": None}), ("model", model_cfg), ("document", model_cfg), ("records", model_cfg)):
         processor = DocumentProcessor({**config, "nlp": {**config["nlp"], **nlp_cfg}})
@@ -175,12 +179,23 @@ def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mod
             else:
                 outs = processor.process_document(docs) if name == "document" else [processor.process(d) for d in docs]
             scores = _Scores()
+            texts, spans = {}, {}
             for n, (rec, out) in enumerate(zip(records, outs)):
-                gold_spans = variant(rec, form)[1]
-                scores.add(str(rec["meta"].get("doc", n)), gold_actions(rec, form), out["actions"], gold_spans, out["spans"])
+                text, gold_spans = variant(rec, form)
+                doc = str(rec["meta"].get("doc", n))
+                scores.add(doc, gold_actions(rec, form), out["actions"], gold_spans, out["spans"])
+                texts[doc], spans[doc] = (held_out, text), (gold_spans, out["spans"])
             per_form[form] = {"gold": scores.gold, "pred": scores.pred, "spans": {k: dict(v) for k, v in scores.span_counts.items()}}
+            if name in ("model", "document"):
+                from pipeline.text.normalise import normalise_str
+
+                scores.figures(normalise_str)
+                errors += [{"setting": setting, "reading": "passage" if name == "model" else "chapter as document", **r}
+                           for r in error_records(scores.scored, texts, form, spans)]
         pipeline[name] = per_form
-    return {"chapter": held_out, "setting": setting, "chars": char_counts, "pipeline": pipeline, "removed_terms": removed,
+    if keep:
+        shutil.copytree(work, Path(keep) / f"{setting}-{held_out}", dirs_exist_ok=True)
+    return {"chapter": held_out, "setting": setting, "chars": char_counts, "pipeline": pipeline, "removed_terms": removed, "errors": errors,
             "train_seconds": model.info["train_seconds"], "seconds": round(time.perf_counter() - started, 1)}
 
 
@@ -287,6 +302,9 @@ def main(argv: Optional[list[str]] = None) -> dict[str, Any]:
     ap.add_argument("--mode", default="override", choices=list(MODES), help="how model spans join the lexicon's in the pipeline runs")
     ap.add_argument("--setting", action="append", choices=("loco", "unseen"), help="default: both")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--errors", type=Path, help="also write the passages with a tuple or span wrong, read with each fold's model "
+                    "(each passage alone and the chapter as one document), as JSONL: what to read when changing a rule")
+    ap.add_argument("--keep", type=Path, help="keep each fold's lexicon and model under this folder (SETTING-CHAPTER/)")
     args = ap.parse_args(argv)
     settings = json.loads(args.settings)
     if args.kind == "crf":
@@ -294,12 +312,13 @@ def main(argv: Optional[list[str]] = None) -> dict[str, Any]:
     started = time.perf_counter()
     jobs = [(ch, st) for st in (args.setting or ["loco", "unseen"]) for ch in CHAPTERS]
     work = tempfile.mkdtemp(prefix="yili-spans-")
+    keep = str(args.keep.resolve()) if args.keep else None
     try:
         if args.workers > 1:
             with ProcessPoolExecutor(args.workers) as pool:
-                folds = list(pool.map(run_fold, *zip(*[(ch, st, settings, args.mode, work) for ch, st in jobs])))
+                folds = list(pool.map(run_fold, *zip(*[(ch, st, settings, args.mode, work, keep) for ch, st in jobs])))
         else:
-            folds = [run_fold(ch, st, settings, args.mode, work) for ch, st in jobs]
+            folds = [run_fold(ch, st, settings, args.mode, work, keep) for ch, st in jobs]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     from pipeline.nlp.span_model import defaults_for
@@ -314,6 +333,11 @@ def main(argv: Optional[list[str]] = None) -> dict[str, Any]:
         "fold_seconds": {f"{f['setting']}-{f['chapter']}": f["seconds"] for f in folds},
         "seconds": round(time.perf_counter() - started, 1),
     }
+    if args.errors:
+        import srsly
+
+        args.errors.parent.mkdir(parents=True, exist_ok=True)
+        srsly.write_jsonl(args.errors, [r for f in folds for r in f["errors"]])
     md = markdown(result)
     if not args.no_write:
         args.out.parent.mkdir(parents=True, exist_ok=True)

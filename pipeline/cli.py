@@ -529,7 +529,7 @@ def evaluate_actions_command(
     unseen: bool = typer.Option(True, "--unseen/--no-unseen", help="Also score the unpunctuated form with a 斷句 model that never saw the chapter (trains one per chapter fold, ~2 min)."),
     documents: bool = typer.Option(True, "--documents/--no-documents", help="Also score each chapter's passages read as one document, as yili process reads a chapter's file."),
     form: Optional[List[str]] = typer.Option(None, "--form", help="Forms of the gold passages to read: punctuated, unpunctuated (after the shipped 斷句), simplified; repeat for several (all three when none is named)."),
-    errors: Optional[Path] = typer.Option(None, "--errors", help="Also write the passages with a tuple wrong, each unmatched tuple with its kind, to this JSONL (of the splits named by --errors-split)."),
+    errors: Optional[Path] = typer.Option(None, "--errors", help="Also write the passages with a tuple or span wrong, each unmatched tuple and span with its kind, to this JSONL (of the splits named by --errors-split)."),
     errors_split: List[str] = typer.Option(["dev"], "--errors-split", help="Splits whose errors --errors writes; the held-out test split only when named (reading its errors is developing on it)."),
 ) -> None:
     """Tuple P/R/F1, role accuracy and span P/R/F1 per chapter, dev and held-out test kept apart."""

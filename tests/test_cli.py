@@ -218,6 +218,22 @@ def test_evaluate_actions_scores_the_configuration_it_is_given(tmp_path):
                 assert e["actor"] is not None and e["actor"] != e["gold_actor"]
             if e["kind"] == "actor_none":
                 assert e["actor"] is None and e["gold_actor"] is not None
+    # and each span read wrong once: per label, what the gold has and was not read exactly, what was
+    # read and is not in the gold (a boundary's or a label's read, or spurious)
+    spans = figures["default"]["splits"]["dev"]["punctuated"]["all"]["spans"]
+    wrong_spans = [e for r in records for e in r["span_errors"]]
+    assert {e["kind"] for e in wrong_spans} == {"boundary", "label", "missed", "spurious"}
+    for label in ("ACTOR", "VERB", "OBJECT", "LOCATION", "FACING"):
+        gold, tp = spans[label]["gold"], round(spans[label]["recall"] * spans[label]["gold"])
+        read = round(tp / spans[label]["precision"]) if spans[label]["precision"] else 0
+        assert sum(e["label"] == label and e["kind"] != "spurious" for e in wrong_spans) == gold - tp
+        assert sum((e["read"] or e)["label"] == label and e["kind"] != "missed" for e in wrong_spans) == read - tp
+    for r in records:
+        for e in r["span_errors"]:
+            assert r["text"][e["start"]:e["end"]] == e["text"]
+            if e["kind"] == "boundary":
+                assert e["read"]["label"] == e["label"] and (e["read"]["start"], e["read"]["end"]) != (e["start"], e["end"])
+                assert e["read"]["start"] < e["end"] and e["start"] < e["read"]["end"]
     bad = runner.invoke(app, ["evaluate", "actions", "--split", "dev", "--form", "punctuate", "--out", str(tmp_path / "x.json")])
     assert bad.exit_code == 2 and "unknown --form punctuate" in bad.output and "unpunctuated" in bad.output
     assert not (tmp_path / "x.json").exists()

@@ -174,6 +174,7 @@ def score_records(records: Sequence[dict], processor: Any, variants: Iterable[st
                 done = reader.process_document([{"text": variant(records[n], name)[0], "meta": _meta(records[n])} for n in mine])
                 outputs.update(zip(mine, done))
         texts: dict[str, tuple[str, str]] = {}
+        spans: dict[str, tuple[list[dict], list[dict]]] = {}
         for n, rec in enumerate(records):
             text, gold_spans = variant(rec, name)
             meta = rec.get("meta") or {}
@@ -181,19 +182,56 @@ def score_records(records: Sequence[dict], processor: Any, variants: Iterable[st
             out = outputs[n] if as_documents else reader.process({"text": text, "meta": _meta(rec)})
             doc = str(meta.get("doc", n))
             texts[doc] = (str(meta.get("chapter", "?")), text)
+            spans[doc] = (gold_spans, out["spans"])
             for bucket in (overall, chapters[str(meta.get("chapter", "?"))]):
                 bucket.add(doc, gold_actions(rec, name), out["actions"], gold_spans, out["spans"])
         result[name] = {"all": overall.figures(normalise_str),
                         "chapters": {ch: s.figures(normalise_str) for ch, s in sorted(chapters.items())}}
         if errors is not None:
-            errors.extend(error_records(overall.scored, texts, name))
+            errors.extend(error_records(overall.scored, texts, name, spans))
     return result
 
 
-def error_records(tuples: dict[str, Any], texts: dict[str, tuple[str, str]], form: str) -> list[dict[str, Any]]:
-    """One record per passage with a tuple wrong: its text, and each unmatched tuple with its kind
-    (``tuples["unmatched"]``, what :func:`match_tuples` said), the gold and the read actor, and the
-    clause."""
+def span_errors(text: str, gold: list[dict], pred: list[dict]) -> list[dict[str, Any]]:
+    """The spans of one passage that are not read exactly as the gold has them, each once: a gold span
+    read with other ends (``boundary``: the read span of its label that overlaps it most), read with
+    the same ends under another label (``label``), not read at all (``missed``); and read spans no
+    gold span accounts for (``spurious``). Each gold span not read exactly is one record (boundary,
+    label or missed, under the gold's label), and so is each read span not in the gold (the ``read``
+    of a boundary or label record, or spurious): a label's records add up to its gold − tp, and its
+    read − tp counts its spurious records and the reads of its label."""
+    def key(s: dict) -> tuple[int, int, str]:
+        return (s["start"], s["end"], s["label"])
+
+    left_gold = Counter(key(s) for s in gold)
+    left_pred = Counter(key(s) for s in pred)
+    for k in list(left_gold):
+        both = min(left_gold[k], left_pred[k])
+        left_gold[k] -= both
+        left_pred[k] -= both
+    out: list[dict[str, Any]] = []
+    for g in sorted(k for k, n in left_gold.items() for _ in range(n)):
+        s, e, label = g
+        same_ends = next((k for k in sorted(left_pred) if left_pred[k] > 0 and k[:2] == (s, e)), None)
+        overlapping = sorted((k for k in left_pred if left_pred[k] > 0 and k[2] == label and k[0] < e and s < k[1]),
+                             key=lambda k: (-(min(e, k[1]) - max(s, k[0])), k))
+        read = same_ends or (overlapping[0] if overlapping else None)
+        if read is not None:
+            left_pred[read] -= 1
+        kind = "label" if same_ends else "boundary" if read else "missed"
+        out.append({"kind": kind, "label": label, "start": s, "end": e, "text": text[s:e],
+                    "read": None if read is None else {"label": read[2], "start": read[0], "end": read[1], "text": text[read[0]:read[1]]}})
+    for k in sorted(k for k, n in left_pred.items() for _ in range(n)):
+        out.append({"kind": "spurious", "label": k[2], "start": k[0], "end": k[1], "text": text[k[0]:k[1]], "read": None})
+    return sorted(out, key=lambda x: (x["start"], x["end"], x["label"]))
+
+
+def error_records(tuples: dict[str, Any], texts: dict[str, tuple[str, str]], form: str,
+                  spans: Optional[dict[str, tuple[list[dict], list[dict]]]] = None) -> list[dict[str, Any]]:
+    """One record per passage with a tuple or a span wrong: its text, each unmatched tuple with its
+    kind (``tuples["unmatched"]``, what :func:`match_tuples` said), the gold and the read actor, and the
+    clause (``errors``); and, given ``spans`` (doc → gold and read spans), the spans read wrong
+    (``span_errors``, :func:`span_errors`)."""
     by_doc: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for kind, gold, pred in tuples["unmatched"]:
         some = gold or pred
@@ -206,9 +244,12 @@ def error_records(tuples: dict[str, Any], texts: dict[str, tuple[str, str]], for
             "clause": text[clause["start"]:clause["end"]] if clause else None,
             "start": some.get("start"),
         })
+    wrong_spans = {doc: span_errors(texts[doc][1], *pair) for doc, pair in (spans or {}).items()}
+    docs = {doc for doc in by_doc} | {doc for doc, found in wrong_spans.items() if found}
     return [{"form": form, "chapter": texts[doc][0], "doc": doc, "text": texts[doc][1],
-             "errors": sorted(found, key=lambda e: (e["start"] is None, e["start"] or 0))}
-            for doc, found in sorted(by_doc.items(), key=lambda kv: (texts[kv[0]][0], kv[0]))]
+             "errors": sorted(by_doc.get(doc, []), key=lambda e: (e["start"] is None, e["start"] or 0)),
+             **({"span_errors": wrong_spans[doc]} if spans is not None else {})}
+            for doc in sorted(docs, key=lambda d: (texts[d][0], d))]
 
 
 def unseen_processors(chapters: Iterable[str], config: Optional[dict] = None, workers: int = 2) -> dict[str, Any]:
@@ -255,7 +296,7 @@ def evaluate_actions(out_file: Optional[Path] = None, splits: Sequence[str] = ("
     Markdown summary beside it. With ``unseen`` also the form :data:`UNSEEN` (trains a 斷句 model per
     chapter fold first); with ``documents`` every form again, each chapter's passages read as one
     document. Gold lines that are no valid record are named in ``refused`` and left out (None: the
-    first raises). With ``errors_file``, the passages of ``error_splits`` with a tuple wrong are
+    first raises). With ``errors_file``, the passages of ``error_splits`` with a tuple or span wrong are
     written there as JSONL (:func:`error_records`, each passage read alone): the held-out split is
     left out unless named, since reading its errors is developing on it."""
     forms = chosen_forms(forms)
