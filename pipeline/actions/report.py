@@ -96,11 +96,14 @@ _ROLE_TEXTS = ("actor", "object", "target", "location", "facing", "purpose")
 def gold_actions(record: dict, name: str) -> list[dict]:
     """The gold tuples of ``record`` as they can be written in form ``name``: in the unpunctuated
     form a plural role written 賓、介 in the edition can only be read as 賓介, so the marks are
-    dropped from the gold strings too (the verb, counts and flags are unchanged)."""
+    dropped from the gold strings too, and the clause offsets move into the stripped text (the verb,
+    counts and flags are unchanged)."""
     actions = record.get("actions", [])
     if name not in ("unpunctuated", UNSEEN):
         return actions
-    return [{**a, **{r: _strip(a[r])[0] for r in _ROLE_TEXTS if isinstance(a.get(r), str)}} for a in actions]
+    where = _strip(record["text"])[1]
+    return [{**a, **{r: _strip(a[r])[0] for r in _ROLE_TEXTS if isinstance(a.get(r), str)},
+             **{k: where[a[k]] for k in ("start", "end") if isinstance(a.get(k), int)}} for a in actions]
 
 
 class _Scores:
