@@ -2319,6 +2319,27 @@ def test_an_office_s_head_or_second_the_lexicon_lacks_is_one_participant_in_a_pa
     check(r.get("命"), actor="司馬師")
 
 
+def test_the_women_of_a_household_the_lexicon_lacks_are_participants_in_a_passage_read_alone():
+    """特牲's passages read alone with a lexicon that lacks 主婦 and 宗婦 but knows 婦 (a chapter never
+    seen names its women so): 主 / 宗 before 婦 opening a clause before an act makes one participant,
+    the host's wife or the wives of his clan — not 婦 with a stray character before her."""
+    from pipeline.nlp.lexicon import Lexicon
+
+    women = {"主婦", "宗婦"}
+    shipped = Lexicon.load()
+    assert "婦" in shipped.terms["ACTOR"]
+    lacking = Lexicon(terms={label: [t for t in terms if t not in women] for label, terms in shipped.terms.items()},
+                      verb_lemmas=shipped.verb_lemmas)
+    x = ActionExtractor(lexicon=lacking, model_names=True)
+    r = xh(x, "15", 283)  # 宗婦執兩籩，戶外坐。主婦受，設于敦南。
+    check(r.get("執"), actor="宗婦")
+    check(r.get("受"), actor="主婦")
+    check(r.get("設"), actor="主婦")
+    r = xh(x, "15", 311)  # 主婦洗爵，酌，致爵于主人。主人拜受爵，主婦拜送爵。
+    check(r.get("洗"), actor="主婦")
+    check(r.get("拜", 1), actor="主婦", purpose="送")
+
+
 def test_one_the_lexicon_lacks_going_to_his_place_is_someone():
     """特牲 p195 read alone with a lexicon that lacks 尸 (a chapter never seen brings its own
     principals): 尸即席坐 opens the passage on a word nobody knows before 即 (goes to his mat), an act

@@ -36,6 +36,9 @@ MAX_LENGTH = 3
 #: and in a passage read alone
 TITLE_PREFIXES = "小少大"
 TITLE_SUFFIXES = "正政師胥"
+#: the same for the women of a household (主婦 the host's wife, 宗婦 the wives of his clan, on 婦):
+#: not ranks (:func:`listed_names` reads ranks written together, 諸公卿大夫; these are not)
+HOUSEHOLD_PREFIXES = "主宗"
 #: between the subject and its act: 尸又三飯, 祝先入, 尸不拜, 尸答拜
 _BETWEEN = frozenset({ADV, NEG, COUNT, RESP})
 #: what opens a predicate after a title: these, an act, a verb outside the closed list, 以
@@ -154,10 +157,10 @@ def discover_subjects(views: Sequence[tuple[str, Sequence[tuple[int, int]]]], vo
 
 
 def title_openings(text: str, clauses: Iterable[tuple[int, int]], voc: Vocabulary) -> Iterable[str]:
-    """The office titles built on a participant the vocabulary knows (小臣師, 司馬政, 小樂正) that
+    """The office titles built on a participant the vocabulary knows (小臣師, 司馬政, 小樂正; 主婦) that
     open a clause of ``text``, after its adverbs (則司馬師命負侯), before its predicate: an act, a
     verb outside the closed list (僕人師繼酌), 以 (小臣師以巾退), an adverb, a negation, a count."""
-    prefixes, suffixes = voc.normalise(TITLE_PREFIXES), voc.normalise(TITLE_SUFFIXES)
+    prefixes, suffixes = voc.normalise(TITLE_PREFIXES + HOUSEHOLD_PREFIXES), voc.normalise(TITLE_SUFFIXES)
     for s, e in clauses:
         s = _opening(text, s, e)
         if not any(ch in prefixes or ch in suffixes for ch in text[s:s + voc.max_len + 4]):
