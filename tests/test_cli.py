@@ -208,6 +208,10 @@ def test_evaluate_actions_scores_the_configuration_it_is_given(tmp_path):
     records = list(srsly.read_jsonl(wrong))
     kinds = Counter(e["kind"] for r in records for e in r["errors"])
     assert kinds == Counter({k: errors[k] for k in ("actor_wrong", "actor_none", "verb_missed", "verb_spurious") if errors[k]})
+    # the carried actors read wrong, each with what went wrong, as the table counts them
+    carried = Counter(e["carried"] for r in records for e in r["errors"] if e["carried"])
+    assert carried == Counter({k: n for k, n in errors["carried"].items() if n}) and len(carried) == 4
+    assert all(e["actor_inferred"] and e["kind"] in ("actor_wrong", "actor_none") for r in records for e in r["errors"] if e["carried"])
     assert {r["split"] for r in records} == {"dev"} and {r["form"] for r in records} == {"punctuated"}
     for r in records:
         for e in r["errors"]:

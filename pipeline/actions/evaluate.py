@@ -13,7 +13,7 @@ over gold records (Prodigy-style JSONL, one 經 passage each) and scores it.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from pipeline.actions.normal import fold
 
@@ -112,39 +112,55 @@ def _previous_actors(tuples: Iterable[dict], normalise: Optional[Callable[[str],
 
 
 def error_kinds(pairs: list[tuple[dict, dict]], wrong_ones: list[tuple[str, Optional[dict], Optional[dict]]],
-                normalise: Optional[Callable[[str], str]] = None,
-                gold: Iterable[dict] = (), pred: Iterable[dict] = ()) -> dict[str, Any]:
+                carried: Optional[Sequence[Optional[str]]] = None) -> dict[str, Any]:
     """Where the tuples go wrong: the :func:`unmatched` tuples (``wrong_ones``) counted by kind, and ``by_actor``, the
     recall of the gold tuples whose actor the clause writes and of those whose actor is carried over
-    from before (``actor_inferred``): how far subject ellipsis costs. With all the ``gold`` and
-    ``pred`` tuples, ``carried`` tells the acts of a carried actor given to the wrong one (or to
-    nobody) apart: did the reader keep the actor of the act before it where the gold changes it
-    (``reader_kept``), change it where the gold keeps it (``reader_changed``), or change it to
-    another than the gold's (``both_changed``) — or did both keep it, the error handed on from an
-    act before (``handed_on``)?"""
+    from before (``actor_inferred``): how far subject ellipsis costs. Given ``carried`` (for each of
+    ``wrong_ones``, :func:`carried_kinds`), ``carried`` counts the acts of a carried actor given to
+    the wrong one (or to nobody) by what went wrong."""
     kinds = {"actor_wrong": 0, "actor_none": 0, "verb_missed": 0, "verb_spurious": 0}
     wrong = {"written": 0, "inferred": 0}
-    carried = {"handed_on": 0, "reader_kept": 0, "reader_changed": 0, "both_changed": 0}
-    gold_before, pred_before = _previous_actors(gold, normalise), _previous_actors(pred, normalise)
-    for kind, g, p in wrong_ones:
+    for kind, g, _p in wrong_ones:
         kinds[kind] += 1
         if kind in ("actor_wrong", "actor_none") and g is not None:
             wrong["inferred" if g.get("actor_inferred") else "written"] += 1
-            if g.get("actor_inferred") and id(g) in gold_before and id(p) in pred_before:
-                gold_kept = gold_before[id(g)] == _norm(g.get("actor"), normalise)
-                reader_kept = pred_before[id(p)] == _norm(p.get("actor"), normalise)
-                carried["handed_on" if reader_kept and gold_kept else "reader_kept" if reader_kept
-                        else "reader_changed" if gold_kept else "both_changed"] += 1
     by_actor: dict[str, dict[str, Any]] = {}
     for name, inferred in (("written", False), ("inferred", True)):
-        gold = sum(1 for g, _ in pairs if bool(g.get("actor_inferred")) == inferred) + sum(
+        n_gold = sum(1 for g, _ in pairs if bool(g.get("actor_inferred")) == inferred) + sum(
             1 for _, g, _ in wrong_ones if g is not None and bool(g.get("actor_inferred")) == inferred)
         matched = sum(1 for g, _ in pairs if bool(g.get("actor_inferred")) == inferred)
-        by_actor[name] = {"gold": gold, "matched": matched, "recall": round(matched / gold, 4) if gold else 0.0,
+        by_actor[name] = {"gold": n_gold, "matched": matched, "recall": round(matched / n_gold, 4) if n_gold else 0.0,
                           "actor_wrong": wrong[name]}
     out: dict[str, Any] = {**kinds, "by_actor": by_actor}
-    if gold_before and pred_before:
-        out["carried"] = carried
+    if carried is not None:
+        out["carried"] = {how: sum(1 for c in carried if c == how) for how in CARRIED}
+    return out
+
+
+#: what went wrong with a carried actor (:func:`carried_kinds`)
+CARRIED = ("handed_on", "reader_kept", "reader_changed", "both_changed")
+
+
+def carried_kinds(wrong_ones: list[tuple[str, Optional[dict], Optional[dict]]],
+                  normalise: Optional[Callable[[str], str]] = None,
+                  gold: Iterable[dict] = (), pred: Iterable[dict] = ()) -> list[Optional[str]]:
+    """For each of ``wrong_ones`` (:func:`unmatched`) whose gold actor is carried over and read wrong
+    or not at all, with all the ``gold`` and ``pred`` tuples: did the reader keep the actor of the act
+    before it where the gold changes it (``reader_kept``), change it where the gold keeps it
+    (``reader_changed``), or change it to another than the gold's (``both_changed``) — or did both
+    keep it, the error handed on from an act before (``handed_on``)? None for the other kinds and
+    for written actors."""
+    gold_before, pred_before = _previous_actors(gold, normalise), _previous_actors(pred, normalise)
+    out: list[Optional[str]] = []
+    for kind, g, p in wrong_ones:
+        how = None
+        if kind in ("actor_wrong", "actor_none") and g is not None and g.get("actor_inferred") \
+                and id(g) in gold_before and id(p) in pred_before:
+            gold_kept = gold_before[id(g)] == _norm(g.get("actor"), normalise)
+            reader_kept = pred_before[id(p)] == _norm(p.get("actor"), normalise)
+            how = ("handed_on" if reader_kept and gold_kept else "reader_kept" if reader_kept
+                   else "reader_changed" if gold_kept else "both_changed")
+        out.append(how)
     return out
 
 
@@ -154,7 +170,7 @@ def match_tuples(
     """P/R/F1 on the (actor, verb, negated) key and role accuracies on the matched pairs.
 
     Returns ``{"gold", "pred", "matched", "precision", "recall", "f1", "roles": {role: {"correct",
-    "total", "accuracy"}}, "errors": {...}, "unmatched": [...], "missed": [...], "spurious": [...]}``
+    "total", "accuracy"}}, "errors": {...}, "unmatched": [...], "carried_kinds": [...], "missed": [...], "spurious": [...]}``
     (the unmatched tuples, by kind in ``unmatched`` (:func:`unmatched`) and counted in ``errors``
     (:func:`error_kinds`)).
     """
@@ -184,7 +200,8 @@ def match_tuples(
     out.update(_prf(len(pairs), len(gold), len(pred)))
     out["roles"] = roles
     out["unmatched"] = unmatched(missed, spurious, normalise)
-    out["errors"] = error_kinds(pairs, out["unmatched"], normalise, gold, pred)
+    out["carried_kinds"] = carried_kinds(out["unmatched"], normalise, gold, pred)
+    out["errors"] = error_kinds(pairs, out["unmatched"], out["carried_kinds"])
     out["missed"] = missed
     out["spurious"] = spurious
     return out

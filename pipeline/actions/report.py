@@ -236,21 +236,21 @@ def error_records(tuples: dict[str, Any], texts: dict[str, tuple[str, str]], for
     clause (``errors``); and, given ``spans`` (doc → gold and read spans), the spans read wrong
     (``span_errors``, :func:`span_errors`)."""
     by_doc: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for kind, gold, pred in tuples["unmatched"]:
+    for (kind, gold, pred), carried in zip(tuples["unmatched"], tuples["carried_kinds"]):
         some = gold or pred
         text = texts[str(some["doc"])][1]
         clause = next((t for t in (gold, pred) if t is not None and t.get("start") is not None), None)
         by_doc[str(some["doc"])].append({
             "kind": kind, "verb": some.get("verb"), "negated": bool(some.get("negated")),
             "gold_actor": gold.get("actor") if gold else None, "actor": pred.get("actor") if pred else None,
-            "actor_inferred": gold.get("actor_inferred") if gold else None,
+            "actor_inferred": gold.get("actor_inferred") if gold else None, "carried": carried,
             "clause": text[clause["start"]:clause["end"]] if clause else None,
             "start": some.get("start"),
         })
     wrong_spans = {doc: span_errors(texts[doc][1], *pair) for doc, pair in (spans or {}).items()}
     docs = {doc for doc in by_doc} | {doc for doc, found in wrong_spans.items() if found}
     return [{"form": form, "chapter": texts[doc][0], "doc": doc, "text": texts[doc][1],
-             "errors": sorted(by_doc.get(doc, []), key=lambda e: (e["start"] is None, e["start"] or 0)),
+             "errors": sorted(by_doc.get(doc, []), key=lambda e: (e["start"] is None, e["start"] or 0, e["verb"] or "", e["kind"], str(e["gold_actor"]), str(e["actor"]))),
              **({"span_errors": wrong_spans[doc]} if spans is not None else {})}
             for doc in sorted(docs, key=lambda d: (texts[d][0], d))]
 
