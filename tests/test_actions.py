@@ -1507,6 +1507,20 @@ def test_a_rank_written_twice_is_two_mentions_not_one_group(extractor):
     assert run.get("許").actor == "公"
 
 
+def test_a_group_of_ranks_written_twice_is_two_mentions(extractor):
+    """07 大射 小臣師納諸公卿大夫，諸公卿大夫皆入門右 unpunctuated, the 斷句 without the break
+    between the two mentions: those led in, then the same ones entering — not one group of eight
+    ranks; and 揖諸公卿大夫諸公卿大夫西面: the ones greeted are the ranks once."""
+    passage = jing("07")[60]
+    raw = "".join(ch for ch in passage[:passage.index("，北面")] if ch not in "，。、")
+    run = run_on(extractor, raw, raw, clauses=["射人告具于公", "公升即位于席", "西鄉", "小臣師納諸公卿大夫諸公卿大夫皆入門右"])
+    check(run.get("入"), actor="諸公卿大夫")
+    passage = jing("07")[63]
+    raw = "".join(ch for ch in passage[:passage.index("，北上")] if ch not in "，。、")
+    run = run_on(extractor, raw, raw, clauses=["公降", "立于阼階之東南", "南鄉", "小臣師詔揖諸公卿大夫諸公卿大夫西面"])
+    check(run.get("揖"), actor="小臣師", target="諸公卿大夫")
+
+
 def test_unquoted_speech_after_a_cut_yue_is_the_next_clause_not_the_sentence(extractor):
     """10 覲禮 擯者延之曰：「升。」升成拜，乃出 unpunctuated, cut by a 斷句 model that never saw the
     chapter and found no sentence end after the bidding: the speech is 升 alone; 升成拜 and 出 are
