@@ -415,7 +415,7 @@ class _Walk:
             if AND in self.kinds(j) and ACTOR in self.kinds(j + 1):
                 j += 2
             elif ACTOR in self.kinds(j) and self.toks[j].text in (t.text for t in self.toks[i:j]):
-                return j  # 揖諸公卿大夫諸公卿大夫西面 (marks lost): those greeted, then the same ones act
+                return j  # 告于公公許, 揖諸公卿大夫諸公卿大夫西面 (marks lost): those addressed, then the same ones act
             elif ACTOR in self.kinds(j) and (self.toks[j].text in self.voc.persons_counted or (
                     self.toks[j - 1].text in self.voc.ranks and self.toks[j].text in self.voc.ranks)
                     or (self.toks[j].text.endswith(self.voc.zhe) and ACTOR in self.kinds(j - 1))):

@@ -213,8 +213,7 @@ def span_errors(text: str, gold: list[dict], pred: list[dict]) -> list[dict[str,
         left_gold[k] -= both
         left_pred[k] -= both
     out: list[dict[str, Any]] = []
-    for g in sorted(k for k, n in left_gold.items() for _ in range(n)):
-        s, e, label = g
+    for s, e, label in sorted(k for k, n in left_gold.items() for _ in range(n)):
         same_ends = next((k for k in sorted(left_pred) if left_pred[k] > 0 and k[:2] == (s, e)), None)
         overlapping = sorted((k for k in left_pred if left_pred[k] > 0 and k[2] == label and k[0] < e and s < k[1]),
                              key=lambda k: (-(min(e, k[1]) - max(s, k[0])), k))
@@ -227,6 +226,11 @@ def span_errors(text: str, gold: list[dict], pred: list[dict]) -> list[dict[str,
     for k in sorted(k for k, n in left_pred.items() for _ in range(n)):
         out.append({"kind": "spurious", "label": k[2], "start": k[0], "end": k[1], "text": text[k[0]:k[1]], "read": None})
     return sorted(out, key=lambda x: (x["start"], x["end"], x["label"]))
+
+
+def _error_order(e: dict[str, Any]) -> tuple:
+    """Text order, then a fixed order for the errors of one clause (they come in set order)."""
+    return (e["start"] is None, e["start"] or 0, e["verb"] or "", e["kind"], str(e["gold_actor"]), str(e["actor"]))
 
 
 def error_records(tuples: dict[str, Any], texts: dict[str, tuple[str, str]], form: str,
@@ -250,7 +254,7 @@ def error_records(tuples: dict[str, Any], texts: dict[str, tuple[str, str]], for
     wrong_spans = {doc: span_errors(texts[doc][1], *pair) for doc, pair in (spans or {}).items()}
     docs = {doc for doc in by_doc} | {doc for doc, found in wrong_spans.items() if found}
     return [{"form": form, "chapter": texts[doc][0], "doc": doc, "text": texts[doc][1],
-             "errors": sorted(by_doc.get(doc, []), key=lambda e: (e["start"] is None, e["start"] or 0, e["verb"] or "", e["kind"], str(e["gold_actor"]), str(e["actor"]))),
+             "errors": sorted(by_doc.get(doc, []), key=_error_order),
              **({"span_errors": wrong_spans[doc]} if spans is not None else {})}
             for doc in sorted(docs, key=lambda d: (texts[d][0], d))]
 
