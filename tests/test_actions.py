@@ -2354,6 +2354,24 @@ def test_the_women_of_a_household_the_lexicon_lacks_are_participants_in_a_passag
     check(r.get("拜", 1), actor="主婦", purpose="送")
 
 
+def test_one_handed_to_then_acting_is_a_participant_in_a_passage_read_alone():
+    """特牲 read alone with a lexicon that lacks 祝 and 尸 (a chapter never seen brings its own
+    officers): 佐食摶黍授祝，祝授尸 — the one handed the millet then hands it on, so 祝 is someone;
+    祝延尸。尸升，入 — the one led in climbs and enters."""
+    from pipeline.nlp.lexicon import Lexicon
+
+    shipped = Lexicon.load()
+    lacking = Lexicon(terms={label: [t for t in terms if t not in ("祝", "尸")] for label, terms in shipped.terms.items()},
+                      verb_lemmas=shipped.verb_lemmas)
+    x = ActionExtractor(lexicon=lacking, model_names=True)  # as yili process reads
+    r = xh(x, "15", 261)  # 佐食摶黍授祝，祝授尸。尸受以菹豆，執以親嘏主人。
+    check(r.get("授", 1), actor="祝", target="尸")
+    check(r.get("受"), actor="尸")
+    r = xh(x, "15", 192)  # 尸至於階，祝延尸。尸升，入，祝先，主人從。
+    check(r.get("升"), actor="尸")
+    check(r.get("入"), actor="尸")
+
+
 def test_one_the_lexicon_lacks_going_to_his_place_is_someone():
     """特牲 p195 read alone with a lexicon that lacks 尸 (a chapter never seen brings its own
     principals): 尸即席坐 opens the passage on a word nobody knows before 即 (goes to his mat), an act

@@ -204,8 +204,9 @@ def test_passages_of_one_document_given_as_records_are_read_with_the_names_of_al
 
     # 尸 answers, 尸 eats … (a passage alone finds 尸 itself only where it opens a sentence before an
     # act only a person does, 尸即席坐, or one that goes on to such an act, with a facing or a hand
-    # between them: 9 passages read otherwise before those two, 6 since)
-    assert sum(acts(t) != acts(a) for t, a in zip(together, alone)) >= 6
+    # between them, or where an act was done to him before he opens a clause, 祝延尸。尸升: 9 passages
+    # read otherwise before the first two, 6 before the third, 5 since)
+    assert sum(acts(t) != acts(a) for t, a in zip(together, alone)) >= 5
     for jobs in (1, 2):
         out = tmp_path / f"out{jobs}.jsonl"
         report = BatchRunner(cfg, jobs=jobs, resume=False).run([str(path)], out)

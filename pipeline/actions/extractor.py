@@ -50,7 +50,7 @@ from pipeline.actions.normal import default_normalise
 from pipeline.actions.passage import Passage, Reading
 from pipeline.actions.rites import corpse_lexicon
 from pipeline.actions.speech import NARRATIVE_OPENERS, NARRATIVE_WORDS, SPEECH_WORDS
-from pipeline.actions.subjects import discover_subjects, listed_names, passage_subjects
+from pipeline.actions.subjects import discover_subjects, handed_names, listed_names, passage_subjects
 from pipeline.actions.tokens import SortedSpans, longest_match, split_doubled, written_at
 from pipeline.actions.vocabulary import SENTENCE_MARKS, Vocabulary
 from pipeline.actions.walk import _RITE_OPEN, _Run
@@ -170,7 +170,8 @@ class ActionExtractor:
         lists with known participants before their act (:func:`listed_names`: 卿 of 諸公、卿、大夫皆降)."""
         text = passage.view.text
         return passage_subjects(text, [c for c in passage.clauses if not _RITE_OPEN.match(text[c[0]:c[1]])],
-                                self.vocabulary, [s for s, _ in passage.sentences]) | listed_names(text, self.vocabulary)
+                                self.vocabulary, [s for s, _ in passage.sentences]) | listed_names(text, self.vocabulary) \
+            | handed_names(text, passage.clauses, self.vocabulary)
 
     def _names_in(self, text: str, spans: list[tuple[int, int, str]], known: frozenset[str] = frozenset()) -> Optional[dict[int, int]]:
         """start → end of a passage's ACTOR spans that are no participant of the vocabulary, and

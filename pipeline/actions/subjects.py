@@ -242,6 +242,32 @@ def _opens_on_personal_act(text: str, clause: tuple[int, int], voc: Vocabulary) 
     return t is not None and VERB in t.kinds and (t.lemma or t.text) in PERSONAL_ACTS
 
 
+#: acts done to a person (the one handed, presented, led, bidden): a word nobody knows after one of
+#: them, opening a later clause before an act of its own, is that person (授祝，祝授尸)
+HANDED_TO = "授獻酬酢酳延迎命使詔揖"
+
+
+def handed_names(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabulary) -> frozenset[str]:
+    """The words nobody knows that an act is done to (:data:`HANDED_TO`, right after it or after
+    于: 佐食摶黍授祝, 獻于尸) and that then open a later clause of the passage before an act: the one
+    handed to, then the same one acting (祝授尸。尸受以菹豆; 命佐食啟會。佐食啟會; 祝延尸。尸升) —
+    the way the classic passes a cup or a charge on, wherever its clauses stand in their sentences."""
+    verbs = set(voc.normalise(HANDED_TO))
+    at = voc.normalise("于")
+    out: set[str] = set()
+    for clause, word, _act, _bows in _clause_openings(text, clauses, voc, PASSAGE_ADVERBS):
+        if not _new_name(word, voc) or word in out:
+            continue
+        k = text.find(word)
+        while 0 <= k < clause[0]:
+            before = text[k - 1:k] if k else ""
+            if before in verbs or (before == at and k > 1 and text[k - 2] in verbs):
+                out.add(word)
+                break
+            k = text.find(word, k + 1)
+    return frozenset(out)
+
+
 def listed_names(text: str, voc: Vocabulary) -> frozenset[str]:
     """The words nobody knows listed with a participant the vocabulary knows at the head of a
     clause, before its act (諸公、卿、大夫皆降 where 卿 is new; 大師及少師、上工皆降): a list of
