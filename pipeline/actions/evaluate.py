@@ -58,6 +58,10 @@ def _pairs(gold: list[dict], pred: list[dict]) -> list[tuple[dict, dict]]:
     return pairs
 
 
+def _text_order(t: dict) -> tuple:
+    return (str(t.get("doc")), t.get("start") or 0, t.get("end") or 0, str(t.get("verb")), str(t.get("actor")))
+
+
 def _prf(tp: int, n_gold: int, n_pred: int) -> dict[str, float]:
     p = tp / n_pred if n_pred else (1.0 if not n_gold else 0.0)
     r = tp / n_gold if n_gold else 1.0
@@ -199,6 +203,10 @@ def match_tuples(
     out: dict[str, Any] = {"gold": len(gold), "pred": len(pred), "matched": len(pairs)}
     out.update(_prf(len(pairs), len(gold), len(pred)))
     out["roles"] = roles
+    # in text order (the keys came in set order): which missed and spurious tuples pair up, and so what
+    # the errors are called, is the same from run to run
+    missed.sort(key=_text_order)
+    spurious.sort(key=_text_order)
     out["unmatched"] = unmatched(missed, spurious, normalise)
     out["carried_kinds"] = carried_kinds(out["unmatched"], normalise, gold, pred)
     out["errors"] = error_kinds(pairs, out["unmatched"], out["carried_kinds"])
