@@ -138,6 +138,7 @@ def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mod
     from pipeline.actions.report import _Scores, error_records, gold_actions, variant
     from pipeline.nlp import span_model as sm
     from pipeline.process import DocumentProcessor
+    from pipeline.text.normalise import normalise_str
 
     started = time.perf_counter()
     work = Path(workdir) / f"{setting}-{held_out}"
@@ -187,8 +188,6 @@ def run_fold(held_out: str, setting: str, settings: dict[str, Any], pipeline_mod
                 texts[doc], spans[doc] = (held_out, text), (gold_spans, out["spans"])
             per_form[form] = {"gold": scores.gold, "pred": scores.pred, "spans": {k: dict(v) for k, v in scores.span_counts.items()}}
             if name in ("model", "document"):
-                from pipeline.text.normalise import normalise_str
-
                 scores.figures(normalise_str)
                 errors += [{"setting": setting, "reading": "passage" if name == "model" else "chapter as document", **r}
                            for r in error_records(scores.scored, texts, form, spans)]

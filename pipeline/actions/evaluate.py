@@ -114,7 +114,6 @@ def _previous_actors(tuples: Iterable[dict], normalise: Optional[Callable[[str],
     return before
 
 
-
 def error_kinds(pairs: list[tuple[dict, dict]], wrong_ones: list[tuple[str, Optional[dict], Optional[dict]]],
                 carried: Optional[Sequence[Optional[str]]] = None) -> dict[str, Any]:
     """Where the tuples go wrong: the :func:`unmatched` tuples (``wrong_ones``) counted by kind, and ``by_actor``, the

@@ -214,7 +214,7 @@ def span_errors(text: str, gold: list[dict], pred: list[dict]) -> list[dict[str,
         left_pred[k] -= both
     out: list[dict[str, Any]] = []
     for s, e, label in sorted(k for k, n in left_gold.items() for _ in range(n)):
-        same_ends = next((k for k in sorted(left_pred) if left_pred[k] > 0 and k[:2] == (s, e)), None)
+        same_ends = next(((s, e, lb) for lb in sorted(SPAN_LABELS) if left_pred[s, e, lb] > 0), None)
         overlapping = sorted((k for k in left_pred if left_pred[k] > 0 and k[2] == label and k[0] < e and s < k[1]),
                              key=lambda k: (-(min(e, k[1]) - max(s, k[0])), k))
         read = same_ends or (overlapping[0] if overlapping else None)
@@ -252,7 +252,7 @@ def error_records(tuples: dict[str, Any], texts: dict[str, tuple[str, str]], for
             "start": some.get("start"),
         })
     wrong_spans = {doc: span_errors(texts[doc][1], *pair) for doc, pair in (spans or {}).items()}
-    docs = {doc for doc in by_doc} | {doc for doc, found in wrong_spans.items() if found}
+    docs = set(by_doc) | {doc for doc, found in wrong_spans.items() if found}
     return [{"form": form, "chapter": texts[doc][0], "doc": doc, "text": texts[doc][1],
              "errors": sorted(by_doc.get(doc, []), key=_error_order),
              **({"span_errors": wrong_spans[doc]} if spans is not None else {})}

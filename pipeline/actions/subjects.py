@@ -254,25 +254,15 @@ def handed_names(text: str, clauses: Sequence[tuple[int, int]], voc: Vocabulary)
     the way the classic passes a cup or a charge on, wherever its clauses stand in their sentences."""
     verbs = set(voc.normalise(HANDED_TO))
     at = voc.normalise("于")
-    # what could be one handed to: the words after such an act; only the clauses opening on one are read
-    after = [k + 1 for k, ch in enumerate(text) if ch in verbs] + \
-            [k + 1 for k, ch in enumerate(text) if ch == at and k and text[k - 1] in verbs]
-    handed = {text[k:k + n] for k in after for n in range(1, MAX_LENGTH + 1) if k + n <= len(text)}
-    if not handed:
+    # where one handed to could be written: right after such an act, or after its 于; only the
+    # clauses opening on a word written there are read
+    after = [k + 1 for k, ch in enumerate(text) if ch in verbs or (ch == at and k and text[k - 1] in verbs)]
+    if not after:
         return frozenset()
-    read = [c for c in clauses if any(text.startswith(w, _opening(text, *c)) for w in handed)]
-    out: set[str] = set()
-    for clause, word, _act, _bows in _clause_openings(text, read, voc, PASSAGE_ADVERBS):
-        if not _new_name(word, voc) or word in out:
-            continue
-        k = text.find(word)
-        while 0 <= k < clause[0]:
-            before = text[k - 1:k] if k else ""
-            if before in verbs or (before == at and k > 1 and text[k - 2] in verbs):
-                out.add(word)
-                break
-            k = text.find(word, k + 1)
-    return frozenset(out)
+    handed = {text[k:k + n] for k in after for n in range(1, MAX_LENGTH + 1) if k + n <= len(text)}
+    read = [c for c in clauses if text[(o := _opening(text, *c)):o + MAX_LENGTH].startswith(tuple(handed))]
+    return frozenset(word for clause, word, _act, _bows in _clause_openings(text, read, voc, PASSAGE_ADVERBS)
+                     if _new_name(word, voc) and any(k < clause[0] and text.startswith(word, k) for k in after))
 
 
 def listed_names(text: str, voc: Vocabulary) -> frozenset[str]:
