@@ -175,6 +175,14 @@ def test_the_archers_gear_taken_off_and_taking_in_turn(processor):
     assert spans(processor, text, "ACTOR") == ["取誘射之矢者"]  # a name the span CRF reads whole
 
 
+def test_the_gear_taken_off_is_two_things_without_marks(processor):
+    """05 p724 說決、拾、襲 read without its marks: the thumb-ring and the armlet taken off, two things
+    as the edition lists them, though the 斷句 cuts 說決|拾襲 (the 拾 is no act of putting it on)."""
+    text = "司射乃適堂西釋弓去扑說決拾襲反位"
+    assert spans(processor, text, "OBJECT") == ["弓", "扑", "決", "拾"]
+    assert spans(processor, "司射適堂西袒決遂取弓于階西", "OBJECT") == ["弓"]  # 袒決遂: put on
+
+
 def test_things_used_honoured_hit_or_measured(processor):
     """07 p424 以弓為畢 uses the bow; 05 p859 不崇酒 honours no wine; 05 p521 若中 "if it hits";
     05 p959 容弓 is a width; 05 p348 所設中 is the holder set out."""

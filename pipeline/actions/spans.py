@@ -159,9 +159,11 @@ def _quoted(p: _Passage, spans: list[Span]) -> list[Span]:
 
 def _gear_put_on(p: _Passage, s: int) -> bool:
     """Is the 決 / 遂 / 拾 at ``s`` the act of putting on the gear (袒、決、遂; 不決、遂)? The list it
-    stands in is read back to its head: after a verb that handles it (說決、拾; 受決、拾) it is the thing."""
+    stands in is read back to its head: after a verb that handles it (說決、拾; 受決、拾) it is the thing.
+    Back over the gear written together too where the 斷句 cut between (說決|拾襲, the marks of 說決、拾、襲
+    lost): a cut without a mark does not end the list."""
     c, t = _chars(), p.text
-    while s > 0 and t[s - 1] in c["gear_list"] and s not in p.bounds:
+    while s > 0 and t[s - 1] in c["gear_list"]:
         s -= 1
     return p.boundary_before(s) or p.before(s) in c["gear_before"]
 
