@@ -2489,3 +2489,16 @@ def test_there_is_an_odd_one_names_no_one(extractor):
                         "曰:「左右钧。」降复位,坐,兼敛算,实八算于中,委其馀于中西;兴,共而俟。")
     assert all(a.actor == "释获者" for a in r.actions), [(a.actor, a.verb) for a in r.actions]
     check(r.get("俟"), actor="释获者")
+
+
+def test_the_archers_gear_handled_is_the_thing(extractor):
+    """大射 p541 小射正以笥受決、拾: 決 and 拾 after an act of handling are the thumb-ring and the armlet
+    it takes (the gold's object 決、拾), not the acts of putting them on (袒、決、遂, 05 p678), which
+    they are after 袒 or at the head of a clause."""
+    r = xh(extractor, "07", 541)
+    check(r.get("受"), actor="小射正", object="決、拾")
+    r = s000(extractor, "大射正受弓,小射正以笥受决拾,退奠于坫上,复位。")  # the simplified web text writes them together
+    check(r.get("受", 1), actor="小射正", object="决拾")
+    r = xh(extractor, "05", 678)  # 大夫袒、決、遂，執弓，就其耦。
+    check(r.get("袒"), actor="大夫", object=None)
+    check(r.get("執"), object="弓")

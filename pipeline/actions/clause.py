@@ -242,6 +242,10 @@ class _Walk:
                 i = self._causee(i + 1)  # 使人受俎, 使二人舉觶: the one made to act is the subject
                 self.piece.dispatched = t.text in self.voc.dispatching
                 continue
+            if OTHERV in k and OBJECT in k and adjacent and self.last.object is None \
+                    and self.last.lemma in self.voc.handling_verbs:
+                i = self._object(i)  # 以笥受決、拾: the gear handled, not the act of putting it on
+                continue
             if OTHERV in k or (AND in k and PUNCT not in k and self.kinds(i + 1) & {LOCATION, DANG}):
                 self.verb_seen = True
                 self.piece.other_verb = True
