@@ -14,7 +14,13 @@ within the shape, and within the shape with the seam held to a clause end of the
 (trained on the same chapters; `[layers] seam_breaks`), and that with the document's own decided
 經 and 注 as memory (:mod:`pipeline.layers.memory`): what `yili process` does.
 
-    .venv/bin/python bench/siku_runs.py [--cache DIR] [--out bench/results/siku-runs.json]
+    .venv/bin/python bench/siku_runs.py [--cache DIR] [--out bench/results/siku-runs.json] [--seams FILE]
+
+``--seams FILE`` also writes each aligned run of the dev chapters (03 04 05 07 10 15, the chapters
+rules are chosen on) as a JSONL record: its Han characters, the gold and the read layer of each
+(``J`` / ``Z``, what `yili process` decides), the seam of each (Han characters before it) and how
+many characters are wrong, the worst first — the list to read before changing the splitter. The
+test chapters' runs are scored, never listed.
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 CORPUS = ROOT.parent / "shared" / "corpus"
+#: the chapters whose runs ``--seams`` lists (the dev chapters of annotations/actions/SPLITS.md)
+DEV = ("03", "04", "05", "07", "10", "15")
 
 
 def han_stream(text: str, segments) -> tuple[str, list[str], list[int]]:
@@ -124,7 +132,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=Path("/tmp/rt_models"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "siku-runs.json")
+    parser.add_argument("--seams", type=Path, default=None, help="write the dev chapters' runs, gold and read, to this JSONL file")
     args = parser.parse_args()
+    listed: list[dict] = []
 
     from pipeline.layers import segment_layers
     from pipeline.records import Segment
@@ -180,6 +190,8 @@ def main() -> int:
                     right = sum(1 for g, i in zip(gold, where) if layer_at.get(i) == g)
                     counts[name][0] += right
                     counts[name][1] += len(gold)
+                    if name == "shape+breaks+memory" and args.seams is not None and chapter in DEV:
+                        listed.append(seam_record(chapter, seg.start, run, gold, [layer_at.get(i) for i in where]))
             per_chapter[chapter] = {"runs": len(runs), "aligned": kept,
                                     **{k: round(r / t, 4) for k, (r, t) in counts.items() if t}}
             for k, (r, t) in counts.items():
@@ -206,7 +218,22 @@ def main() -> int:
         lines.append(f"| {chapter} | {row['runs']} | {row['aligned']} | {row.get('free', '–')} | {row.get('shape', '–')} "
                      f"| {row.get('shape+breaks', '–')} | {row.get('shape+breaks+memory', '–')} | {row.get('witness', '–')} |")
     args.out.with_suffix(".md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if args.seams is not None:
+        listed.sort(key=lambda r: (-r["wrong"], r["chapter"], r["start"]))
+        args.seams.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in listed), encoding="utf-8")
     return 0
+
+
+def seam_record(chapter: str, start: int, run: str, gold: list[str], read: list) -> dict:
+    """One run for ``--seams``: its Han characters with the gold and read layer of each (J / Z, ?
+    where nothing was read), the first seam of each (Han characters before it; None: no seam) and the
+    characters read wrong; ``start`` is the run's offset in the 四庫 file."""
+    def seam(labels: list) -> int | None:
+        return next((k for k in range(1, len(labels)) if labels[k] != labels[k - 1]), None)
+
+    return {"chapter": chapter, "start": start, "wrong": sum(g != r for g, r in zip(gold, read)),
+            "gold_seam": seam(gold), "read_seam": seam(read), "run": run,
+            "gold": "".join(g[0] for g in gold), "read": "".join((r or "?")[0] for r in read)}
 
 
 if __name__ == "__main__":
