@@ -2502,3 +2502,12 @@ def test_the_archers_gear_handled_is_the_thing(extractor):
     r = xh(extractor, "05", 678)  # 大夫袒、決、遂，執弓，就其耦。
     check(r.get("袒"), actor="大夫", object=None)
     check(r.get("執"), object="弓")
+
+
+def test_a_new_saying_ends_the_unquoted_speech_before_it(extractor):
+    """大射 p353 司射命上射曰：「某御於子。」命下射曰：「子與某子射。」 read without its marks, cut by a
+    斷句 that never saw the chapter as 司射命上射曰某御於子|命下射曰子與某子射|…: the clause that
+    says 曰 again after its opening is the 司射's second command, not more of the first speech (though
+    某 of 某子 speaks as speech does)."""
+    r = run_cut(extractor, "07", 353, "司射命上射曰某御於子|命下射曰子與某子射|卒|遂命三耦取弓矢于次")
+    assert [a.actor for a in r.all("命")][:2] == ["司射", "司射"], [(a.actor, a.verb) for a in r.actions]

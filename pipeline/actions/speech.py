@@ -93,7 +93,8 @@ def speech_runs_on(text: str, clauses: Sequence[Span], said_until: int, opens_un
     也 …; one clause without such a word is let through if the next has one) or read as no
     narrative does (opening on none of ``openers``, writing none of ``stops``: see
     :data:`NARRATIVE_OPENERS`), and stops at a clause that opens with a participant
-    (公曰以我安賓|諸公卿大夫皆對曰諾). ``opens_unnamed(s, e)`` says whether the clause ``[s, e)``
+    (公曰以我安賓|諸公卿大夫皆對曰諾) or that says 曰 again after its opening (曰某御於子|命下射曰子與某子射:
+    the speaker's next command, 某 though it writes). ``opens_unnamed(s, e)`` says whether the clause ``[s, e)``
     opens with something other than a participant. The sets are in the form of ``text`` (the
     normalised view)."""
     rest = [(s, e) for s, e in clauses if s >= said_until]
@@ -109,8 +110,16 @@ def speech_runs_on(text: str, clauses: Sequence[Span], said_until: int, opens_un
         clause = text[rest[k][0]:rest[k][1]].strip(CLAUSE_TRIM)
         return bool(opening and clause) and clause[0] not in opening and not any(w in clause for w in stops)
 
+    sayings = tuple(w for w in stops if w in SAYS)  # 曰: the same in either script
+
+    def says_again(k: int) -> bool:  # a new saying after the clause's opening: its own speaker's
+        clause = text[rest[k][0]:rest[k][1]].strip(CLAUSE_TRIM)
+        return any(w in clause[1:] for w in sayings)
+
     k = 0
     while k < len(rest) and unnamed(k):  # a clause opening on a participant ends the speech
+        if says_again(k):
+            break
         if speaks(k) or plain(k):
             k += 1
         elif unnamed(k + 1) and speaks(k + 1):
