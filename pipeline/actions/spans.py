@@ -355,6 +355,9 @@ def _places(p: _Passage, spans: list[Span]) -> list[Span]:
             if k > e + linked and (linked or label == "LOCATION" or p.before(s) in c["place_words"]):
                 cov[e:k] = b"\x01" * (k - e)
                 e, label = k, "LOCATION"  # 賓南, 阼階下之東南, 大夫之右, 其位南
+        if label == "LOCATION" and e - s > 2 and e < len(t) and t[e] in c["lie_after"] \
+                and t[e - 1] in c["directions"] and t[e - 2] in c["directions"]:
+            e -= 1  # 其東南鼓 read whole by a model: 其東, then the drum's face 南鼓 (as direction_at reads it)
         if label == "LOCATION":
             k = e
             while k < len(t) and not cov[k] and t[k] in c["numerals"]:

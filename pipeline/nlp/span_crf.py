@@ -239,10 +239,13 @@ def fit(data: Sequence[Any], settings: Optional[dict[str, Any]] = None,
     from pipeline.text.crf_runtime import CompiledCRF
 
     cfg = {**DEFAULTS, **(settings or {})}
-    rng = random.Random(int(cfg["seed"]))
     started = time.perf_counter()
     trainer = pycrfsuite.Trainer(verbose=False)
     for p in data:
+        # the spans hidden are drawn per passage, from the seed and its text: a lexicon edit changes
+        # the draws of the passages it touches, not of every passage after them (one stream for all
+        # moved the dev folds' tuple F1 by up to 0.003 for a term the text writes twice)
+        rng = random.Random(f"{int(cfg['seed'])}:{p.text}")
         lexicon = [s for s in p.lexicon if rng.random() >= float(cfg["lexicon_dropout"])] if cfg["use_lexicon"] else []
         trainer.append(features(p.text, lexicon, int(cfg["window"]), int(cfg["lexicon_window"])), bio(len(p.text), p.gold))
     trainer.set_params({"c1": float(cfg["c1"]), "c2": float(cfg["c2"]),
