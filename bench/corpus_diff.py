@@ -15,8 +15,8 @@ action gold leaves out (11, and the held-back ones if a corpus ever holds them).
 from __future__ import annotations
 
 import argparse
-import json
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -25,20 +25,19 @@ from typing import Any
 DEV = frozenset({"03", "04", "05", "07", "10", "15"})
 #: a corpus file's chapter: its name's leading number (05_xiangsheli.txt); the SBCK 單疏 juan files have none
 _CHAPTER = re.compile(r"^(\d\d)_")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def read(path: Path) -> dict[str, dict[str, Any]]:
-    """The records of a `yili process` output by document (``meta.source``, else the line number)."""
+    """The records of a `yili process` output by document (``meta.source``, else the line number);
+    a line that is no JSON record stops the comparison, named by file and line."""
+    from pipeline.annotate.jsonl import read_lines
+
     out: dict[str, dict[str, Any]] = {}
-    with path.open(encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise SystemExit(f"{path}:{n}: not a JSON line ({e.msg})")
-            out[str((record.get("meta") or {}).get("source") or n)] = record
+    for line in read_lines(path):
+        if line.error or not isinstance(line.record, dict):
+            raise SystemExit(f"{path}:{line.number}: {line.error or 'not a JSON object'}")
+        out[str((line.record.get("meta") or {}).get("source") or line.number)] = line.record
     return out
 
 

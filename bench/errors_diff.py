@@ -22,24 +22,24 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 FILTERS = ("form", "chapter", "setting", "reading")
 
 
 def read(path: Path, where: dict[str, Optional[str]]) -> list[dict[str, Any]]:
     """The records of ``path`` that match every filter given (a record without the field matches)."""
+    from pipeline.annotate.jsonl import read_lines
+
     out = []
-    with path.open(encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise SystemExit(f"{path}:{n}: not a JSON line ({e.msg})")
-            if record.get("split") == "test":
-                raise SystemExit(f"{path}:{n}: a record of the held-out test split; compare dev errors only")
-            if all(v is None or str(record.get(k, v)) == v for k, v in where.items()):
-                out.append(record)
+    for line in read_lines(path):
+        record, n = line.record, line.number
+        if line.error or not isinstance(record, dict):
+            raise SystemExit(f"{path}:{n}: {line.error or 'not a JSON object'}")
+        if record.get("split") == "test":
+            raise SystemExit(f"{path}:{n}: a record of the held-out test split; compare dev errors only")
+        if all(v is None or str(record.get(k, v)) == v for k, v in where.items()):
+            out.append(record)
     return out
 
 

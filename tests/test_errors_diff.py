@@ -62,5 +62,5 @@ def test_errors_of_the_held_out_split_are_refused_with_file_and_line(tmp_path):
     with pytest.raises(SystemExit, match=r"after\.jsonl:2: a record of the held-out test split"):
         diff.main([str(before), str(after)])
     (tmp_path / "broken.jsonl").write_text(json.dumps(good) + "\n{not json\n", encoding="utf-8")
-    with pytest.raises(SystemExit, match=r"broken\.jsonl:2: not a JSON line"):
+    with pytest.raises(SystemExit, match=r"broken\.jsonl:2: not JSON: .* column 2"):
         diff.main([str(before), str(tmp_path / "broken.jsonl")])
