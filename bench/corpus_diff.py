@@ -21,11 +21,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 #: the chapters whose changes are printed (annotations/actions/SPLITS.md: dev)
 DEV = frozenset({"03", "04", "05", "07", "10", "15"})
 #: a corpus file's chapter: its name's leading number (05_xiangsheli.txt); the SBCK 單疏 juan files have none
 _CHAPTER = re.compile(r"^(\d\d)_")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def read(path: Path) -> dict[str, dict[str, Any]]:

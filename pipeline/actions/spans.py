@@ -314,6 +314,13 @@ def _compounds(p: _Passage, spans: list[Span], acts: frozenset = frozenset()) ->
     return out
 
 
+def _lie_after_two_directions(t: str, k: int) -> bool:
+    """Do two directions end at ``k`` with a lie of things after them (洗西南肆, 其東南鼓)? The second
+    direction is the lie's (南肆, 南鼓), not the place's."""
+    c = _chars()
+    return 2 <= k < len(t) and t[k] in c["lie_after"] and t[k - 1] in c["directions"] and t[k - 2] in c["directions"]
+
+
 def _places(p: _Passage, spans: list[Span]) -> list[Span]:
     """Places written around other words: X(之)+direction, a measure after a place, a thing after
     于/諸, a bare direction after 于/在/自/適."""
@@ -332,7 +339,7 @@ def _places(p: _Passage, spans: list[Span]) -> list[Span]:
         k = i
         while k < len(t) and k - i < 2 and not cov[k] and t[k] in c["directions"]:
             k += 1
-        if k - i == 2 and k < len(t) and t[k] in c["lie_after"]:
+        if k - i == 2 and _lie_after_two_directions(t, k):
             k -= 1
         if k == i or (k < len(t) and (t[k] in c["facing_after"] or (k in verb_starts and not linked))):
             return i
@@ -355,8 +362,7 @@ def _places(p: _Passage, spans: list[Span]) -> list[Span]:
             if k > e + linked and (linked or label == "LOCATION" or p.before(s) in c["place_words"]):
                 cov[e:k] = b"\x01" * (k - e)
                 e, label = k, "LOCATION"  # 賓南, 阼階下之東南, 大夫之右, 其位南
-        if label == "LOCATION" and e - s > 2 and e < len(t) and t[e] in c["lie_after"] \
-                and t[e - 1] in c["directions"] and t[e - 2] in c["directions"]:
+        if label == "LOCATION" and e - s > 2 and _lie_after_two_directions(t, e):
             e -= 1  # 其東南鼓 read whole by a model: 其東, then the drum's face 南鼓 (as direction_at reads it)
         if label == "LOCATION":
             k = e

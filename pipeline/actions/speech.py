@@ -106,15 +106,17 @@ def speech_runs_on(text: str, clauses: Sequence[Span], said_until: int, opens_un
     def speaks(k: int) -> bool:  # of a clause that opens on no participant
         return any(ch in words for ch in text[rest[k][0]:rest[k][1]])
 
+    def words_of(k: int) -> str:  # the clause without its marks
+        return text[rest[k][0]:rest[k][1]].strip(CLAUSE_TRIM)
+
     def plain(k: int) -> bool:  # the same
-        clause = text[rest[k][0]:rest[k][1]].strip(CLAUSE_TRIM)
+        clause = words_of(k)
         return bool(opening and clause) and clause[0] not in opening and not any(w in clause for w in stops)
 
     sayings = tuple(w for w in stops if w in SAYS)  # 曰: the same in either script
 
     def says_again(k: int) -> bool:  # a new saying after the clause's opening: its own speaker's
-        clause = text[rest[k][0]:rest[k][1]].strip(CLAUSE_TRIM)
-        return any(w in clause[1:] for w in sayings)
+        return any(w in words_of(k)[1:] for w in sayings)
 
     k = 0
     while k < len(rest) and unnamed(k):  # a clause opening on a participant ends the speech
