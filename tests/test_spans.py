@@ -477,3 +477,15 @@ def test_a_written_subject_no_span_marks_is_a_participant():
         assert [t for _s, t in actors] == expected, actors
         if raw.startswith("侯氏"):
             assert actors[1][0] == raw.index("使者再拜")
+
+
+def test_a_thing_set_out_keeps_no_direction_after_it_in_unpunctuated_text(processor):
+    """15 p494, 07 p16, 05 p512 without their marks (設洗，南北以堂深; 設乏，西十、北十; 設中，南當楅):
+    the direction after the thing set out opens its measure or its line, so the thing is no place
+    (洗南 of the lexicon, 乏西 and 中南 of the model, read whole) — the tuple's thing is the span."""
+    assert spans(processor, "設洗南北以堂深東西當東榮", "OBJECT") == ["洗"]
+    assert spans(processor, "設洗南北以堂深東西當東榮", "LOCATION") == ["當東榮"]
+    assert spans(processor, "司馬命張侯弟子說束遂繫左下綱設乏西十北十凡乏用革", "LOCATION") == []
+    assert "中" in spans(processor, "釋獲者坐設中南當楅西當西序東面", "OBJECT")
+    # with 于 the place after the thing stays one: 設篚于洗南
+    assert spans(processor, "設篚于洗南", "LOCATION") == ["洗南"]

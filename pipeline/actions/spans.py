@@ -551,6 +551,23 @@ RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (
     _dropped, _lengths, _jars_set_out, _looked_at, _listed, _things, _placed, _unnamed, _places, _phrases, _quoted)
 
 
+def _things_before_directions(t: str, spans: list[Span], things: Sequence[tuple[int, int]]) -> list[Span]:
+    """A place that is a tuple's thing and directions after it (設洗南北以堂深, 設乏西十, 設中南當楅, read
+    without marks: 洗南 is a place of the lexicon, 乏西 one of the model) is the thing: the extractor read
+    the thing set out, and the directions open what the edition writes after a comma (設洗，南北以堂深)."""
+    if not things:
+        return spans
+    directions = _chars()["directions"]
+    ends = {s: e for s, e in things}
+    out: list[Span] = []
+    for s, e, label in spans:
+        k = ends.get(s)
+        if label == "LOCATION" and k is not None and s < k < e and all(ch in directions for ch in t[k:e]):
+            e, label = k, "OBJECT"
+        out.append((s, e, label))
+    return out
+
+
 def _from_tuples(spans: list[Span], ranges: Iterable[tuple[int, int]], label: str) -> list[Span]:
     """What the extractor read as a tuple's thing or place is a span of that label where nothing else
     is marked (受爵弁; 立于西坫南); a span of the label inside it grows to it (羹 → 葵羹, 坫南 → 西坫南).
@@ -588,7 +605,9 @@ def refine(text: str, spans: Iterable[Span], clauses: Sequence[tuple[int, int]] 
     the ranges the extractor read as speech without quotation marks (unmarked, as 「…」 is),
     ``sentences`` the passage's sentences (what the 斷句 found where the text has no marks)."""
     p = _Passage(text, clauses, sentences)
-    out = _from_tuples(_from_tuples(sorted(split_doubled(text, list(spans))), things, "OBJECT"), places, "LOCATION")
+    things = sorted(set(things))
+    out = _things_before_directions(text, sorted(split_doubled(text, list(spans))), things)
+    out = _from_tuples(_from_tuples(out, things, "OBJECT"), places, "LOCATION")
     out = _compounds(p, out, frozenset(acts))
     for rule in RULES:
         out = rule(p, sorted(out))
