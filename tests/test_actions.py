@@ -1402,6 +1402,16 @@ def test_cut_command_stays_with_what_it_commands(extractor):
     assert [(a.actor, a.verb) for a in r.actions] == [("司馬", "命")]
 
 
+def test_cut_command_to_a_group_stays_with_what_it_commands(extractor):
+    # 05 p654, 05 p582 (命三耦及眾賓︰「皆袒、決、遂，執弓，就位。」): the ones bidden are a group, named
+    # with 及 (and the winners among them, 眾賓勝者); the 斷句 cut them from their bidding as it cut 三耦
+    r = run_cut(extractor, "05", 654, "司射降|搢扑|由司馬之南適堂西|命三耦及眾賓|皆袒|決|遂|執弓|就位。")
+    assert [(a.actor, a.verb) for a in r.actions] == [("司射", v) for v in ("降", "搢", "適", "命")]
+    check(r.get("命"), target="三耦及眾賓")
+    r = run_cut(extractor, "05", 582, "司射遂袒執弓|挾一个|搢扑|北面于三耦之南|命三耦及眾賓勝者|皆袒|決|遂|執張弓。")
+    assert [a.verb for a in r.actions] == ["袒", "執", "挾", "搢", "命"]
+
+
 def test_cut_one_who_receives_is_not_who_poured(extractor):
     # 07 p212: the 斷句 made one sentence of 若膳觶也…升實散。大夫拜受。賓拜送: the acts before
     # anyone is named are not the 大夫's, who receives the cup from the unnamed giver

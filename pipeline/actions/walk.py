@@ -100,7 +100,7 @@ from pipeline.actions.speech import (
 )
 from pipeline.actions.tokens import tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, ADV, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB,
+    ACTOR, ADV, AND, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB,
 )
 from pipeline.records import Action
 from pipeline.text.view import TextView
@@ -438,11 +438,19 @@ class _Run:
         edge = 2 * self.voc.max_len
         if self.x.normalise("命") not in text[max(before[0], before[1] - edge):before[1]]:
             return False  # the usual case, without tokenising: no 命 near the cut
-        last = tokenize(text, max(before[0], before[1] - edge), before[1], self.voc, self.names)
-        if len(last) < 2 or last[-2].lemma != "命" or ACTOR not in last[-1].kinds:
+        last = tokenize(text, max(before[0], before[1] - 3 * edge), before[1], self.voc, self.names)
+        k = len(last) - 1
+        while k >= 1 and ACTOR in last[k].kinds:
+            if k >= 2 and AND in last[k - 1].kinds and ACTOR in last[k - 2].kinds:
+                k -= 2  # 命三耦及眾賓|皆袒決遂: the ones bidden are a group
+            elif ACTOR in last[k - 1].kinds and last[k - 1].text != last[k].text:
+                k -= 1  # 命三耦及眾賓勝者 (眾賓 勝者: the winners among them); not 命賓賓 (the same one, acting)
+            else:
+                break
+        if k < 1 or last[k - 1].lemma != "命" or ACTOR not in last[k].kinds:
             return False
         nxt = tokenize(text, at, min(end, at + edge), self.voc, self.names)
-        return bool(nxt) and not nxt[0].kinds & {SAY, LIKE} and nxt[0].text != last[-1].text
+        return bool(nxt) and not nxt[0].kinds & {SAY, LIKE} and nxt[0].text not in {t.text for t in last[k:]}
 
     def _thing_cut(self, text: str, before: Span, at: int, end: int) -> bool:
         """Did the 斷句 cut a thing from the act that handles it (升酌|散以降, 降洗|角觶, 升酌|膳東北面)?
