@@ -1412,6 +1412,18 @@ def test_cut_command_to_a_group_stays_with_what_it_commands(extractor):
     assert [a.verb for a in r.actions] == ["袒", "執", "挾", "搢", "命"]
 
 
+def test_cut_after_a_subject_gives_it_to_its_act(extractor):
+    # 07 p107 (執冪者蓋冪。酌者加勺，又反之) as a 斷句 that never saw 大射 cuts it: after 酌者, as the
+    # commentary's 「X者，Y也」 are cut. A participant ending a clause right after the thing of its act
+    # is the subject of the next clause, which names no one: 酌者 adds the ladle, not 執冪者
+    r = run_cut(extractor, "07", 107, "執冪者|舉冪。主人酌膳|執冪者|蓋冪酌者|加勺又反之。")
+    check(r.get("加"), actor="酌者")
+    check(r.get("反"), actor="酌者")
+    # the one handed to stays the giver's target: 卒觶，授執爵者，反就席 (05 p617's drinker goes back)
+    r = run_cut(extractor, "07", 619, "僕人師洗|升實觶|以授賓諸公卿大夫|受觶于席|以降|適西階上|北面立飲|卒觶|授執爵者|反就席。")
+    assert r.get("就").actor != "執爵者"
+
+
 def test_cut_one_who_receives_is_not_who_poured(extractor):
     # 07 p212: the 斷句 made one sentence of 若膳觶也…升實散。大夫拜受。賓拜送: the acts before
     # anyone is named are not the 大夫's, who receives the cup from the unnamed giver

@@ -100,7 +100,7 @@ from pipeline.actions.speech import (
 )
 from pipeline.actions.tokens import tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, ADV, AND, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB,
+    ACTOR, ADV, AND, CHAR, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, LOCATION, NEG, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB,
 )
 from pipeline.records import Action
 from pipeline.text.view import TextView
@@ -242,6 +242,7 @@ class _Run:
             clauses = _cut_clauses(text, _cut_clauses(text, clauses, self._refused_bow_cuts), self._doubled_name_cuts)
             clauses = _cut_clauses(text, clauses, self._consent_cuts)
             clauses = self._join_listed(text, clauses, sentences)
+            clauses = self._subjects_cut_off(text, clauses, sentences)
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
         spoken: list[tuple[int, int]] = []
@@ -375,6 +376,33 @@ class _Run:
                     out[-1] = (ps, ce)
                     continue
             out.append((cs, ce))
+        return out
+
+    def _subjects_cut_off(self, text: str, clauses: list[Span], sentences: list[Span]) -> list[Span]:
+        """Clauses of unpunctuated text whose cut the 斷句 put after the subject of the next one
+        instead of before it (執冪者蓋冪酌者|加勺: 蓋冪，酌者加勺): a clause that ends on a participant
+        right after a thing or a place of its own act, the next opening on an act with no one named,
+        gives the participant to the next (a 斷句 that never saw the chapter cuts after names in 者
+        as the commentary's 「X者，Y也」 are cut). Not across a sentence end."""
+        starts = {s for s, _ in sentences}
+        out = list(clauses)
+        for k in range(len(out) - 1):
+            (ps, pe), (cs, ce) = out[k], out[k + 1]
+            if pe != cs or cs in starts or ce - cs < 1:
+                continue
+            edge = 3 * self.voc.max_len
+            last = tokenize(text, max(ps, pe - edge), pe, self.voc, self.names)
+            if len(last) < 3 or ACTOR not in last[-1].kinds or last[-1].end != pe:
+                continue
+            before = last[-2].kinds
+            if not before & {OBJECT, LOCATION} or before & {VERB, ACTOR, OTHERV} \
+                    or not any(t.kinds & {VERB, OTHERV, CHAR} for t in last[:-2]):
+                continue  # 授執爵者|反就席: the one handed to; 獻賓|拜: the one presented
+            nxt = tokenize(text, cs, min(ce, cs + edge), self.voc, self.names)
+            if not nxt or not nxt[0].kinds & {VERB, ADV, NEG} or nxt[0].kinds & {ACTOR, OBJECT}:
+                continue
+            name = last[-1].start
+            out[k], out[k + 1] = (ps, name), (name, ce)
         return out
 
     def _refused_bow_cuts(self, text: str, cs: int, ce: int) -> list[int]:
