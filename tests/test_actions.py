@@ -1424,28 +1424,6 @@ def test_cut_after_a_subject_gives_it_to_its_act(extractor):
     assert r.get("就").actor != "執爵者"
 
 
-def test_cut_inside_a_name_moves_to_where_it_begins(extractor):
-    # 15 p464 (實爵于篚。上𦿉洗爵) as a 斷句 that never saw 特牲 cuts it: inside the name 上𦿉 (篚上 is a
-    # place too). The name is an ACTOR span of the passage; the cut goes before it, and the acts
-    # after it are the upper 𦿉's, not carried on from 兩𦿉
-    from pipeline.actions.walk import _names_whole
-
-    bare = "祭酒卒爵拜主人答拜兩𦿉皆降實爵于篚上𦿉洗爵升酌酢主人主人拜受爵"
-    at = bare.index("上𦿉")
-    clauses = [(0, at + 1), (at + 1, len(bare))]
-    assert _names_whole(clauses, [(at, at + 2, "ACTOR")]) == [(0, at), (at, len(bare))]
-    assert _names_whole(clauses, [(at - 1, at, "LOCATION")]) == clauses  # only names are kept whole
-    passage = Passage.from_raw(bare)
-    passage.spans = [(bare.index("兩𦿉"), bare.index("兩𦿉") + 2, "ACTOR"), (at, at + 2, "ACTOR")]
-    passage.clauses = [(0, 2), (2, 4), (4, 5), (5, 9), (9, 13), (13, at + 1), (at + 1, at + 4),
-                       (at + 4, at + 6), (at + 6, at + 9), (at + 9, len(bare))]
-    passage.sentences = [(0, 5), (5, 9), (9, len(bare))]
-    r = Run(bare, extractor.extract([passage]))
-    check(r.get("洗"), actor="上𦿉")
-    check(r.get("酢"), actor="上𦿉")
-    check(r.get("降"), actor="兩𦿉")
-
-
 def test_cut_one_who_receives_is_not_who_poured(extractor):
     # 07 p212: the 斷句 made one sentence of 若膳觶也…升實散。大夫拜受。賓拜送: the acts before
     # anyone is named are not the 大夫's, who receives the cup from the unnamed giver

@@ -243,8 +243,6 @@ class _Run:
             clauses = _cut_clauses(text, clauses, self._consent_cuts)
             clauses = self._join_listed(text, clauses, sentences)
             clauses = self._subjects_cut_off(text, clauses, sentences)
-            names = [sp for sp in p.spans if sp[2] == "ACTOR" and self._whole_name(text[sp[0]:sp[1]])]
-            clauses, sentences = _names_whole(clauses, names), _names_whole(sentences, names)
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
         spoken: list[tuple[int, int]] = []
@@ -406,15 +404,6 @@ class _Run:
             name = last[-1].start
             out[k], out[k + 1] = (ps, name), (name, ce)
         return out
-
-    def _whole_name(self, word: str) -> bool:
-        """May ``word``, an ACTOR span, not be cut? A participant the vocabulary knows, a VERB…者 name
-        (卒爵者), or one that holds no act of the closed list (上𦿉); not a span a model read across
-        acts (從夫夫死 of 喪服's 旣嫁從夫，夫死從子)."""
-        kinds = self.voc.kinds
-        if ACTOR in kinds.get(word, ()) or word.endswith(self.voc.zhe):
-            return True
-        return not any(VERB in kinds.get(word[i:j], ()) for i in range(len(word)) for j in range(i + 1, len(word) + 1))
 
     def _refused_bow_cuts(self, text: str, cs: int, ce: int) -> list[int]:
         """Where a clause of unpunctuated text is cut after 不拜 because 受 follows (眾工不拜受爵 →
@@ -1099,24 +1088,6 @@ _REPORT = "告"
 
 #: a string of one to four characters written twice in a row (a cheap test before tokenising)
 _DOUBLED = re.compile(r"(\w{1,4})\1")
-
-
-def _names_whole(ranges: list[Span], spans: Iterable[tuple[int, int, str]]) -> list[Span]:
-    """``ranges`` (clauses or sentences of unpunctuated text, in order) with a cut the 斷句 put inside
-    a participant's name moved to where the name begins (實爵于篚上|𦿉洗爵 → 實爵于篚|上𦿉洗爵: 上𦿉 is
-    the ACTOR span): a name is never cut."""
-    starts = sorted((s, e) for s, e, label in spans if label == "ACTOR" and e - s > 1)
-    if not starts:
-        return ranges
-    out = list(ranges)
-    for k in range(len(out) - 1):
-        (ps, pe), (cs, ce) = out[k], out[k + 1]
-        if pe != cs:
-            continue
-        j = bisect.bisect_left(starts, (pe, pe)) - 1  # the last name starting before the cut
-        if j >= 0 and ps < starts[j][0] < pe < starts[j][1]:
-            out[k], out[k + 1] = (ps, starts[j][0]), (starts[j][0], ce)
-    return out
 
 
 def _cut_clauses(text: str, clauses: list[Span], cuts: Callable[[str, int, int], list[int]]) -> list[Span]:
