@@ -1424,6 +1424,15 @@ def test_cut_after_a_subject_gives_it_to_its_act(extractor):
     assert r.get("就").actor != "執爵者"
 
 
+def test_cut_after_the_one_a_condition_is_about_gives_him_to_it(extractor):
+    # 03 p125 (臣不敢辭。君若降送之，則不敢顧辭) as a 斷句 that never saw 士相見禮 cuts it, even ending
+    # a sentence there: 臣不敢辭君。若降送之. The name before 若 is the one the condition is about,
+    # so the lord comes down and sees off, not no one
+    r = run_cut(extractor, "03", 125, "退|坐取屨|隱辟而後屨。君為之|興|則曰|君無為興|臣不敢辭君。若降送之|則不敢顧辭|遂出。")
+    check(r.get("降"), actor="君")
+    check(r.get("送"), actor="君")
+
+
 def test_cut_one_who_receives_is_not_who_poured(extractor):
     # 07 p212: the 斷句 made one sentence of 若膳觶也…升實散。大夫拜受。賓拜送: the acts before
     # anyone is named are not the 大夫's, who receives the cup from the unnamed giver

@@ -242,7 +242,7 @@ class _Run:
             clauses = _cut_clauses(text, _cut_clauses(text, clauses, self._refused_bow_cuts), self._doubled_name_cuts)
             clauses = _cut_clauses(text, clauses, self._consent_cuts)
             clauses = self._join_listed(text, clauses, sentences)
-            clauses = self._subjects_cut_off(text, clauses, sentences)
+            clauses, sentences = self._subjects_cut_off(text, clauses, sentences)
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
         spoken: list[tuple[int, int]] = []
@@ -378,32 +378,37 @@ class _Run:
             out.append((cs, ce))
         return out
 
-    def _subjects_cut_off(self, text: str, clauses: list[Span], sentences: list[Span]) -> list[Span]:
+    def _subjects_cut_off(self, text: str, clauses: list[Span], sentences: list[Span]) -> tuple[list[Span], list[Span]]:
         """Clauses of unpunctuated text whose cut the 斷句 put after the subject of the next one
         instead of before it (執冪者蓋冪酌者|加勺: 蓋冪，酌者加勺): a clause that ends on a participant
         right after a thing or a place of its own act, the next opening on an act with no one named,
         gives the participant to the next (a 斷句 that never saw the chapter cuts after names in 者
-        as the commentary's 「X者，Y也」 are cut). Not across a sentence end."""
+        as the commentary's 「X者，Y也」 are cut) — not across a sentence end; and one that ends on a
+        participant before 若 gives it to the condition, across a sentence end too, which moves with
+        it (臣不敢辭君。若降送之 → 臣不敢辭。君若降送之: the one a condition is about is written
+        before its 若). Returns the clauses and the sentences."""
         starts = {s for s, _ in sentences}
-        out = list(clauses)
+        out, sents = list(clauses), list(sentences)
         for k in range(len(out) - 1):
             (ps, pe), (cs, ce) = out[k], out[k + 1]
-            if pe != cs or cs in starts or ce - cs < 1:
+            if pe != cs or ce - cs < 1 or (cs in starts and text[cs] not in _CONDITION):
                 continue
             edge = 3 * self.voc.max_len
             last = tokenize(text, max(ps, pe - edge), pe, self.voc, self.names)
             if len(last) < 3 or ACTOR not in last[-1].kinds or last[-1].end != pe:
                 continue
-            before = last[-2].kinds
-            if not before & {OBJECT, LOCATION} or before & {VERB, ACTOR, OTHERV} \
-                    or not any(t.kinds & {VERB, OTHERV, CHAR} for t in last[:-2]):
-                continue  # 授執爵者|反就席: the one handed to; 獻賓|拜: the one presented
             nxt = tokenize(text, cs, min(ce, cs + edge), self.voc, self.names)
             if not nxt or not nxt[0].kinds & {VERB, ADV, NEG} or nxt[0].kinds & {ACTOR, OBJECT}:
                 continue
+            before = last[-2].kinds
+            if text[cs] not in _CONDITION and (not before & {OBJECT, LOCATION} or before & {VERB, ACTOR, OTHERV}
+                                               or not any(t.kinds & {VERB, OTHERV, CHAR} for t in last[:-2])):
+                continue  # 授執爵者|反就席: the one handed to; 獻賓|拜: the one presented
             name = last[-1].start
             out[k], out[k + 1] = (ps, name), (name, ce)
-        return out
+            if cs in starts:
+                sents = [(s_, name) if e_ == cs else (name, e_) if s_ == cs else (s_, e_) for s_, e_ in sents]
+        return out, sents
 
     def _refused_bow_cuts(self, text: str, cs: int, ce: int) -> list[int]:
         """Where a clause of unpunctuated text is cut after 不拜 because 受 follows (眾工不拜受爵 →
