@@ -391,7 +391,7 @@ class _Run:
         out, sents = list(clauses), list(sentences)
         for k in range(len(out) - 1):
             (ps, pe), (cs, ce) = out[k], out[k + 1]
-            if pe != cs or ce - cs < 1 or (cs in starts and text[cs] not in _CONDITION):
+            if pe != cs or (cs in starts and text[cs] not in _CONDITION):
                 continue
             edge = 3 * self.voc.max_len
             last = tokenize(text, max(ps, pe - edge), pe, self.voc, self.names)
@@ -469,9 +469,10 @@ class _Run:
         bidden is followed by what they are to do, unless by speech (命樂正，曰), by the bidden
         named again as they act (乃命執冪者。執冪者升) or by a comparison (命眾耦，如命三耦之辭)."""
         edge = 2 * self.voc.max_len
-        if self.x.normalise("命") not in text[max(before[0], before[1] - edge):before[1]]:
+        reach = max(before[0], before[1] - 3 * edge)  # 命, the ones bidden (a group: 命三耦及眾賓勝者)
+        if self.x.normalise("命") not in text[reach:before[1]]:
             return False  # the usual case, without tokenising: no 命 near the cut
-        last = tokenize(text, max(before[0], before[1] - 3 * edge), before[1], self.voc, self.names)
+        last = tokenize(text, reach, before[1], self.voc, self.names)
         k = len(last) - 1
         while k >= 1 and ACTOR in last[k].kinds:
             if k >= 2 and AND in last[k - 1].kinds and ACTOR in last[k - 2].kinds:
