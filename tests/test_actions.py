@@ -1192,6 +1192,15 @@ def test_an_opening_bow_answered_belongs_to_the_other_named_next(extractor):
     check(r.get("降"), actor="主人", actor_inferred=False)
 
 
+def test_an_opening_presentation_is_his_who_sends_the_cup_off(extractor):
+    # 07 p109 (筵前獻賓。賓西階上拜，受爵于筵前，反位。主人賓右拜送爵。): the one presented bows and
+    # receives; the one who then bows sending the cup off presented it
+    r = xh(extractor, "07", 109)
+    check(r.get("獻"), actor="主人", target="賓")
+    check(r.get("拜"), actor="賓")
+    check(r.get("拜", 1), actor="主人")
+
+
 def test_an_answer_opening_the_passage_goes_on(extractor):
     r = xh(extractor, "07", 155)  # 主人答拜。樂闋。升受爵，降奠于篚。
     check(r.get("升"), actor="主人", actor_inferred=True)

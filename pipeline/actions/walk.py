@@ -167,6 +167,9 @@ class _Run:
         #: the opening acts were answered by (or end before the waiting of) this participant: the
         #: next other participant written as a subject anywhere in the passage takes them
         self.unresolved_not: Optional[str] = None
+        #: opening acts with no one named that present a cup to someone (獻賓) whose receipt came
+        #: next: the one who then sends it off or answers his bow (主人拜送爵, 主人答拜) presented it
+        self.presented: list[_Emitted] = []
         #: the answer (荅拜) opened the passage: no earlier act of it to go back to
         self.response_opens = False
         self.passage_number = -1
@@ -193,6 +196,7 @@ class _Run:
         self.reverting = False
         self.unresolved.clear()
         self.unresolved_not = None
+        self.presented = []
         self.unnamed = False
         self.before_subject = None
         self.history_start = len(self.emitted)
@@ -203,6 +207,7 @@ class _Run:
         self.current, self.unnamed = None, False
         self.unresolved.clear()
         self.unresolved_not = None
+        self.presented = []
 
     def new_sentence(self, revert: bool = True) -> None:
         self.flush_pending()
@@ -228,6 +233,7 @@ class _Run:
             self.reset()
         self.unresolved.clear()  # the opening of a passage looks ahead only inside the passage
         self.unresolved_not = None
+        self.presented = []
         self.passage_number = number
         self.names = self.x._names_in(text, p.spans, known) if self.x.model_names else None
         speech = speech_mask(text)
@@ -409,6 +415,12 @@ class _Run:
             if cs in starts:
                 sents = [(s_, name) if e_ == cs else (name, e_) if s_ == cs else (s_, e_) for s_, e_ in sents]
         return out, sents
+
+    def _sends_off(self, text: str, d: Draft) -> bool:
+        """Is ``d`` the presenter's answer to a receipt: a bow answering (答拜) or sending off (拜送)?"""
+        if d.lemma != "拜":
+            return False
+        return bool(d.response) or (d.purpose is not None and text[d.purpose[0]:d.purpose[1]] == self.x.normalise("送"))
 
     def _refused_bow_cuts(self, text: str, cs: int, ce: int) -> list[int]:
         """Where a clause of unpunctuated text is cut after 不拜 because 受 follows (眾工不拜受爵 →
@@ -673,6 +685,9 @@ class _Run:
                 declined_for = principal  # the acts after the 辭 in this clause are the bower's
             if subject and not inferred and d.all_marker:
                 self.all_written = (len(self.emitted), actor)  # 長皆奠觶于其所，皆揖其弟子
+            if actor is not None and not inferred and d.lemma in _RECEIPT and any(
+                    e.lemma == _PRESENT and e.target_key == self.key(actor) for e in self.unresolved):
+                self.presented = list(self.unresolved)  # 筵前獻賓。賓西階上拜，受爵: who presented comes next
             if actor is None and self.current is None and not d.response and not self.unnamed and not served \
                     and not carried_out:
                 if not _marks_time(act, self.voc.kinds.get(self.x.normalise(act.object or ""), ())):
@@ -692,6 +707,14 @@ class _Run:
                     e.action.actor, e.actor_key = actor, self.key(actor)
                 self.unresolved.clear()
                 self.unresolved_not = None
+            if actor is not None and not inferred and self._sends_off(view.text, d):
+                chain = self.presented
+                if any(e.lemma == _PRESENT and e.target_key != self.key(actor) for e in chain):
+                    for e in chain:  # 筵前獻賓。賓西階上拜…。主人賓右拜送爵: the host presented
+                        e.action.actor, e.actor_key = actor, self.key(actor)
+                    self.unresolved.clear()
+                    self.unresolved_not = None
+                self.presented = []
             if d.response and not inferred and self.unresolved and any(
                     e.lemma == "拜" and not e.action.response for e in self.unresolved):
                 self.unresolved_not = self.key(actor)  # 坐祭…遂拜。賓答拜。主人降洗: the bower is named next
@@ -1090,6 +1113,10 @@ _SCORER = "釋獲"
 _COMMANDS = ("命",)
 #: a report (告事畢): made by an officer to those who act next
 _REPORT = "告"
+#: the act of presenting a cup to someone (獻賓): his receipt, then the presenter's answer, follow
+_PRESENT = "獻"
+#: the acts of the one presented to (拜, 受) that make the next answer the presenter's
+_RECEIPT = ("拜", "受")
 
 
 #: a string of one to four characters written twice in a row (a cheap test before tokenising)
