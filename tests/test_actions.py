@@ -1199,6 +1199,11 @@ def test_an_opening_presentation_is_his_who_sends_the_cup_off(extractor):
     check(r.get("獻"), actor="主人", target="賓")
     check(r.get("拜"), actor="賓")
     check(r.get("拜", 1), actor="主人")
+    # 15 p338 (賓辭洗。卒洗，揖讓升，酌，西階上獻賓。賓北面拜受爵。主人在右，答拜。): after the 賓 declines
+    # the washing no one is named; the one who answers the 賓's bow of receipt washed, poured, presented
+    r = xh(extractor, "15", 338)
+    assert [a.actor for a in r.actions if a.verb in ("卒", "揖", "讓", "升", "酌", "獻")] == ["主人"] * 6
+    check(r.get("辭"), actor="賓")
 
 
 def test_an_answer_opening_the_passage_goes_on(extractor):

@@ -167,8 +167,10 @@ class _Run:
         #: the opening acts were answered by (or end before the waiting of) this participant: the
         #: next other participant written as a subject anywhere in the passage takes them
         self.unresolved_not: Optional[str] = None
-        #: opening acts with no one named that present a cup to someone (獻賓) whose receipt came
-        #: next: the one who then sends it off or answers his bow (主人拜送爵, 主人答拜) presented it
+        #: the acts given to no one since the last act someone was given (卒洗，揖讓升，酌，獻賓 after 賓辭洗)
+        self.no_actor: list[_Emitted] = []
+        #: such acts that present a cup to someone (獻賓) whose receipt came next: the one who then
+        #: sends it off or answers his bow (主人拜送爵, 主人答拜) presented it
         self.presented: list[_Emitted] = []
         #: the answer (荅拜) opened the passage: no earlier act of it to go back to
         self.response_opens = False
@@ -196,7 +198,7 @@ class _Run:
         self.reverting = False
         self.unresolved.clear()
         self.unresolved_not = None
-        self.presented = []
+        self.presented, self.no_actor = [], []
         self.unnamed = False
         self.before_subject = None
         self.history_start = len(self.emitted)
@@ -207,7 +209,7 @@ class _Run:
         self.current, self.unnamed = None, False
         self.unresolved.clear()
         self.unresolved_not = None
-        self.presented = []
+        self.presented, self.no_actor = [], []
 
     def new_sentence(self, revert: bool = True) -> None:
         self.flush_pending()
@@ -233,7 +235,7 @@ class _Run:
             self.reset()
         self.unresolved.clear()  # the opening of a passage looks ahead only inside the passage
         self.unresolved_not = None
-        self.presented = []
+        self.presented, self.no_actor = [], []
         self.passage_number = number
         self.names = self.x._names_in(text, p.spans, known) if self.x.model_names else None
         speech = speech_mask(text)
@@ -686,8 +688,9 @@ class _Run:
             if subject and not inferred and d.all_marker:
                 self.all_written = (len(self.emitted), actor)  # 長皆奠觶于其所，皆揖其弟子
             if actor is not None and not inferred and d.lemma in _RECEIPT and any(
-                    e.lemma == _PRESENT and e.target_key == self.key(actor) for e in self.unresolved):
-                self.presented = list(self.unresolved)  # 筵前獻賓。賓西階上拜，受爵: who presented comes next
+                    e.lemma == _PRESENT and e.target_key == self.key(actor) for e in self.no_actor):
+                self.presented = list(self.no_actor)  # 筵前獻賓。賓西階上拜，受爵: who presented comes next
+            self.no_actor = [] if actor is not None else self.no_actor + [emitted]
             if actor is None and self.current is None and not d.response and not self.unnamed and not served \
                     and not carried_out:
                 if not _marks_time(act, self.voc.kinds.get(self.x.normalise(act.object or ""), ())):
@@ -708,7 +711,7 @@ class _Run:
                 self.unresolved.clear()
                 self.unresolved_not = None
             if actor is not None and not inferred and self._sends_off(view.text, d):
-                chain = self.presented
+                chain = [e for e in self.presented if e.action.actor is None]
                 if any(e.lemma == _PRESENT and e.target_key != self.key(actor) for e in chain):
                     for e in chain:  # 筵前獻賓。賓西階上拜…。主人賓右拜送爵: the host presented
                         e.action.actor, e.actor_key = actor, self.key(actor)
