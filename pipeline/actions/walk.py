@@ -196,20 +196,22 @@ class _Run:
         self.named.clear()
         self.before_response = None
         self.reverting = False
-        self.unresolved.clear()
-        self.unresolved_not = None
-        self.presented, self.no_actor = [], []
+        self.forget_opening()
         self.unnamed = False
         self.before_subject = None
         self.history_start = len(self.emitted)
+
+    def forget_opening(self) -> None:
+        """Nothing waits any more for who did the opening acts (a new passage, scene or rite)."""
+        self.unresolved.clear()
+        self.unresolved_not = None
+        self.presented, self.no_actor = [], []
 
     def new_scene(self) -> None:
         """Nobody is carried into what follows: its opening acts wait for the one it names."""
         self.flush_pending()
         self.current, self.unnamed = None, False
-        self.unresolved.clear()
-        self.unresolved_not = None
-        self.presented, self.no_actor = [], []
+        self.forget_opening()
 
     def new_sentence(self, revert: bool = True) -> None:
         self.flush_pending()
@@ -233,9 +235,7 @@ class _Run:
         rite = _rite_name(text, p.sentences)
         if _TITLE.search(text.strip(_TRIM)) or _JI.match(text) or rite:
             self.reset()
-        self.unresolved.clear()  # the opening of a passage looks ahead only inside the passage
-        self.unresolved_not = None
-        self.presented, self.no_actor = [], []
+        self.forget_opening()  # the opening of a passage looks ahead only inside the passage
         self.passage_number = number
         self.names = self.x._names_in(text, p.spans, known) if self.x.model_names else None
         speech = speech_mask(text)
@@ -397,11 +397,11 @@ class _Run:
         before its 若). Returns the clauses and the sentences."""
         starts = {s for s, _ in sentences}
         out, sents = list(clauses), list(sentences)
+        edge = 3 * self.voc.max_len
         for k in range(len(out) - 1):
             (ps, pe), (cs, ce) = out[k], out[k + 1]
             if pe != cs or (cs in starts and text[cs] not in _CONDITION):
                 continue
-            edge = 3 * self.voc.max_len
             last = tokenize(text, max(ps, pe - edge), pe, self.voc, self.names)
             if len(last) < 3 or ACTOR not in last[-1].kinds or last[-1].end != pe:
                 continue
@@ -418,11 +418,13 @@ class _Run:
                 sents = [(s_, name) if e_ == cs else (name, e_) if s_ == cs else (s_, e_) for s_, e_ in sents]
         return out, sents
 
+    def _bow_for(self, text: str, d: Draft, purpose: str) -> bool:
+        """Is ``d`` a bow with this purpose (拜受, 拜送)?"""
+        return d.lemma == "拜" and d.purpose is not None and text[d.purpose[0]:d.purpose[1]] == self.x.normalise(purpose)
+
     def _sends_off(self, text: str, d: Draft) -> bool:
         """Is ``d`` the presenter's answer to a receipt: a bow answering (答拜) or sending off (拜送)?"""
-        if d.lemma != "拜":
-            return False
-        return bool(d.response) or (d.purpose is not None and text[d.purpose[0]:d.purpose[1]] == self.x.normalise("送"))
+        return d.lemma == "拜" and (bool(d.response) or self._bow_for(text, d, "送"))
 
     def _refused_bow_cuts(self, text: str, cs: int, ce: int) -> list[int]:
         """Where a clause of unpunctuated text is cut after 不拜 because 受 follows (眾工不拜受爵 →
@@ -690,7 +692,10 @@ class _Run:
             if actor is not None and not inferred and d.lemma in _RECEIPT and any(
                     e.lemma == _PRESENT and e.target_key == self.key(actor) for e in self.no_actor):
                 self.presented = list(self.no_actor)  # 筵前獻賓。賓西階上拜，受爵: who presented comes next
-            self.no_actor = [] if actor is not None else self.no_actor + [emitted]
+            if actor is not None:
+                self.no_actor = []  # (a copy of the run is what ``presented`` keeps)
+            else:
+                self.no_actor.append(emitted)
             if actor is None and self.current is None and not d.response and not self.unnamed and not served \
                     and not carried_out:
                 if not _marks_time(act, self.voc.kinds.get(self.x.normalise(act.object or ""), ())):
@@ -698,8 +703,7 @@ class _Run:
             elif actor is not None and not inferred and d.lemma == "盥" and self.unresolved \
                     and all(e.lemma == "卒" for e in self.unresolved):
                 self.unresolved_not = self.key(actor)  # 卒洗，主人盥: the one who washes his hands next is not the washer
-            elif actor is not None and not inferred and self.unresolved and d.lemma == "拜" and d.purpose \
-                    and view.text[d.purpose[0]:d.purpose[1]] == self.x.normalise("受"):
+            elif actor is not None and not inferred and self.unresolved and self._bow_for(view.text, d, "受"):
                 self.unresolved.clear()  # …降更觶，洗，升實散，大夫拜受: who receives did not pour; the giver is unnamed
                 self.unresolved_not = None
             elif (actor is not None and not inferred and not d.response and self.unresolved
