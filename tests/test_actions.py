@@ -1290,9 +1290,9 @@ def test_er_hou_then_the_other_shoots(extractor):
 # ---------------------------------------------------------------------------------------------
 # unpunctuated dev passages as the 斷句 cut them (issue 5): "|" a clause break, "。" a sentence end
 # ---------------------------------------------------------------------------------------------
-def run_cut(extractor, chapter: str, number: int, cut: str) -> Run:
+def run_cut(extractor, chapter: str, number: int, cut: str, actors: tuple[str, ...] = ()) -> Run:
     """Dev passage ``number`` of ``chapter`` without its marks, cut into clauses and sentences as
-    ``cut`` shows (the breaks the 斷句 model gave it)."""
+    ``cut`` shows (the breaks the 斷句 model gave it); ``actors``: names the span model reads there."""
     from pipeline.text.marks import is_text_char
 
     bare = "".join(ch for ch in jing(chapter)[number] if is_text_char(ch))
@@ -1309,6 +1309,7 @@ def run_cut(extractor, chapter: str, number: int, cut: str) -> Run:
         else:
             pos += 1
     passage.clauses, passage.sentences = clauses, sentences
+    passage.spans = [(m.start(), m.end(), "ACTOR") for name in actors for m in re.finditer(name, bare)]
     return Run(bare, extractor.extract([passage]))
 
 
@@ -2556,3 +2557,23 @@ def test_a_new_saying_ends_the_unquoted_speech_before_it(extractor):
     某 of 某子 speaks as speech does)."""
     r = run_cut(extractor, "07", 353, "司射命上射曰某御於子|命下射曰子與某子射|卒|遂命三耦取弓矢于次")
     assert [a.actor for a in r.all("命")][:2] == ["司射", "司射"], [(a.actor, a.verb) for a in r.actions]
+
+
+def test_cut_after_as_before_the_act_that_follows_is_done(extractor):
+    # 15 p139 and p335 as a 斷句 that never saw 特牲 cuts them: 如初 joined to the act after it.
+    # The editors break after 如初 (87 times in 98): 揖 and 洗 are done, by the 主人
+    r = run_cut(extractor, "15", 139, "主人拜賓|如初揖|入|即位如初。")
+    check(r.get("揖"), actor="主人")
+    r = run_cut(extractor, "15", 335, "主人降|阼階西面拜賓|如初洗。")
+    check(r.get("洗"), actor="主人")
+    # a going after 如初 is what is compared (05 p330: 弟子相工，如初入): no act of entering
+    r = run_cut(extractor, "05", 330, "弟子相工|如初入|降自西階|阼階下之東南|堂前三笴|西面北上坐。")
+    assert not r.all("入")
+
+
+def test_cut_the_round_asked_for_is_not_a_list_with_who_acts_next(extractor):
+    # 07 p203 cut 請旅諸臣|擯者告于公: 諸臣 (the officers the round is for) ends the request and
+    # 擯者 opens his own act — not a list 諸臣擯者 (the verb before it the lexicon lacks: 旅)
+    x = ActionExtractor(model_names=True)  # as yili process reads: the span model names 諸臣
+    r = run_cut(x, "07", 203, "賓告于擯者|請旅諸臣|擯者告于公|公許。", actors=("諸臣",))
+    assert [a.actor for a in r.all("告")] == ["賓", "擯者"]
