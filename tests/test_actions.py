@@ -2577,16 +2577,3 @@ def test_cut_the_round_asked_for_is_not_a_list_with_who_acts_next(extractor):
     x = ActionExtractor(model_names=True)  # as yili process reads: the span model names 諸臣
     r = run_cut(x, "07", 203, "賓告于擯者|請旅諸臣|擯者告于公|公許。", actors=("諸臣",))
     assert [a.actor for a in r.all("告")] == ["賓", "擯者"]
-
-
-def test_cut_what_is_asked_for_or_raised_to_is_not_done(extractor):
-    # as a 斷句 that never saw 大射 cuts them: 請 and a participant's 作 cut from what is bidden.
-    # Asked for or raised to, it is not done (the editors never break there)
-    r = run_cut(extractor, "07", 307, "擯者自阼階下請|立司正。")
-    check(r.get("請"), actor="擯者", object="立司正")
-    assert not r.all("立")
-    r = run_cut(extractor, "07", 205, "賓以旅|大夫于西階上。擯者作|大夫長升|受旅。")
-    assert not r.actions, "the 大夫長 is raised to go up and receive: no act done"
-    # a thing sounding (樂作) is no one raising: the 大夫 do not come in
-    r = run_cut(extractor, "04", 463, "樂作|大夫不入。")
-    check(r.get("入"), actor="大夫", negated=True)

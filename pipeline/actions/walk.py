@@ -365,7 +365,7 @@ class _Run:
             if out and self._bow_then_receipt(text, out[-1], cs, ce, starts):
                 out[-1] = (out[-1][0], ce)  # 祝拜|受角: one act, 拜受 (the editors write 拜受 4 times in 5)
                 continue
-            if out and cs not in starts and (self._command_cut(text, out[-1], cs, ce) or self._bidding_cut(text, out[-1], cs, ce)):
+            if out and cs not in starts and self._command_cut(text, out[-1], cs, ce):
                 out[-1] = (out[-1][0], ce)  # 遂命三耦|各與其耦拾取矢: what is commanded, not done
                 continue
             if out and cs not in starts and self._thing_cut(text, out[-1], cs, ce):
@@ -519,33 +519,6 @@ class _Run:
             return False
         nxt = tokenize(text, at, min(end, at + edge), self.voc, self.names)
         return bool(nxt) and not nxt[0].kinds & {SAY, LIKE} and nxt[0].text not in {t.text for t in last[k:]}
-
-    def _bidding_cut(self, text: str, before: Span, at: int, end: int) -> bool:
-        """Did the 斷句 cut 請 "asks for" or X作 "X raises (someone to act)" from what is bidden
-        (擯者自阼階下請|立司正; 擯者作|大夫長升|受旅; 小射正作升|飲射爵者)? Asked for or bidden, it is not
-        done (the gold has no act in it). The dev 經 never breaks after 請 but in speech (固以請) or
-        before the one asked (乃請。賓禮辭), nor after 作 of a participant (樂作, 陔作: things sound):
-        so a clause ending on 請 whose next opens on an act, or on a participant's 作 and the acts
-        he raises to, is joined to the next — unless that opens on the one who raised."""
-        tail = text[before[0]:before[1]].rstrip()
-        n = self.x.normalise
-        if n("請") not in tail[-1:] and n("作") not in tail[-4 * self.voc.max_len:]:
-            return False  # the usual case, without tokenising
-        edge = 2 * self.voc.max_len
-        last = tokenize(text, max(before[0], before[1] - 3 * edge), before[1], self.voc, self.names)
-        nxt = tokenize(text, at, min(end, at + edge), self.voc, self.names)
-        if not last or not nxt or nxt[0].kinds & {SAY, LIKE}:
-            return False
-        if last[-1].text == n("請"):
-            return bool(nxt[0].kinds & {VERB, OTHERV}) and ACTOR not in nxt[0].kinds
-        k = len(last) - 1
-        while k > 0 and VERB in last[k].kinds and last[k].text != n("作"):
-            k -= 1  # 作升, 作大夫長升: the acts raised to, written before the cut
-        if k > 1 and ACTOR in last[k].kinds and last[k - 1].text == n("作"):
-            k -= 1  # 作大夫長|: the one raised
-        if last[k].text != n("作") or k < 1 or ACTOR not in last[k - 1].kinds:
-            return False
-        return bool(nxt[0].kinds & {VERB, OTHERV, ACTOR}) and nxt[0].text != last[k - 1].text
 
     def _thing_cut(self, text: str, before: Span, at: int, end: int) -> bool:
         """Did the 斷句 cut a thing from the act that handles it (升酌|散以降, 降洗|角觶, 升酌|膳東北面)?
