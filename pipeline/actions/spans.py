@@ -13,6 +13,8 @@ words around a term. Each rule here is one construction a reader of the 儀禮 w
   遂 / 拾 are the acts of putting on the archer's gear (袒、決、遂; 說決、拾 takes it off), 拾 is "in
   turn" (拾取矢), or 中 is "to hit" or "middle" (若中, 中等: the tally holder is the thing set out,
   taken or put into);
+- one character nothing marks, right after a verb that handles things and ending its clause, is the
+  thing (抽扃, 舉骼及獸, 辭其贄): a chapter never seen brings vessels and gifts the lexicon lacks;
 - things and participants written without their noun: 搢三 (three arrows), 委其餘于 (the rest),
   使人 (the one sent), 負侯 heading a clause (the target holder; 執旌負侯 is the act);
 - a thing after 于 / 諸, or after 及 / 至 "reaching" (not a counted one: 及兩鉶), is the place
@@ -52,7 +54,8 @@ _LIE = "肆順括首陳鼓領枋縮末流"
 #: classes of characters (any one of them), as written in the traditional text
 _CHAR_CLASSES: dict[str, str] = {
     "numerals": "一二三四五六七八九十兩",
-    "handling": "執取受授撫挼贊實奠酌徹設加祭食", "verb_nouns": "奠祭舉薦筮", "verb_noun_after": "于以乃、授",
+    "handling": "執取受授撫挼贊實奠酌徹設加祭食", "handling_unknown": "執取受授奠設加徹實委薦洗酌舉奉抽分盛辭",
+    "after_unknown_thing": "于於以從授及、", "persons_after_giving": "人", "verb_nouns": "奠祭舉薦筮", "verb_noun_after": "于以乃、授",
     "service": "俎豆籩薦敦", "giving": "授受獻酬酢致送", "laid": "席筵",
     "attributes": "餘賢虛弛眾重", "tally_determiners": "左右餘賢",
     "gear": "決遂拾", "gear_before": "不袒襲", "gear_list": "決遂拾、", "in_turn_before": "取發",
@@ -547,8 +550,31 @@ def _listed(p: _Passage, spans: list[Span]) -> list[Span]:
 
 #: the rules in the order they run: removals first, then the spans grown, added or relabelled, and
 #: quoted speech last (a place added after 于 inside a quote is no span either)
+def _handled_unknown(p: _Passage, spans: list[Span]) -> list[Span]:
+    """One character nothing marks, right after a verb that handles things and ending its clause
+    (or before 于 / 以 / 從 / 授 / 及), is the thing handled (洗觚, 抽扃，委于鼎北, 以燔從, 辭其贄): a
+    chapter's own vessels and foods the lexicon lacks. 其 before it stays out; not a person (授人)
+    nor a direction. Not after 祭, which also names whom the offering is to (祭天, 祭山, 10 p131)."""
+    c, t = _chars(), p.text
+    cov = _covered(t, spans)
+    verbs = {s for s, e, label in spans if label == "VERB" and e - s == 1}
+    out = list(spans)
+    for i in _positions(t, c["handling_unknown"]):
+        if (cov[i] and i not in verbs) or p.before(i) == c["like"]:
+            continue  # 執爵者, 奠觶: inside a name or a thing; 如執雉: what is compared
+        j = i + 2 if t[i + 1:i + 2] == c["its"] else i + 1
+        if j >= len(t) or cov[j] or not t[j].isalpha() or t[j] in _PUNCT or t[j] in c["not_things"] \
+                or t[j] in c["handling_unknown"] or t[j] in c["other_verbs"] or t[j] in c["persons_after_giving"] \
+                or t[j] in c["directions"]:
+            continue
+        if p.boundary_before(j) or not (p.boundary_at(j + 1) or t[j + 1] in c["after_unknown_thing"]):
+            continue
+        out.append((j, j + 1, "OBJECT"))
+    return out
+
+
 RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (
-    _dropped, _lengths, _jars_set_out, _looked_at, _listed, _things, _placed, _unnamed, _places, _phrases, _quoted)
+    _handled_unknown, _dropped, _lengths, _jars_set_out, _looked_at, _listed, _things, _placed, _unnamed, _places, _phrases, _quoted)
 
 
 def _things_before_directions(t: str, spans: list[Span], things: Sequence[tuple[int, int]]) -> list[Span]:
