@@ -33,13 +33,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+from pipeline.actions.report import split_chapters  # noqa: E402
 
 EDITIONS = ("zhushu-xhtml", "zhushu-siku", "zhengzhu-sbck")
 KINDS = {"經 alone": ("JING",), "經 and 注": ("JING", "ZHU"), "經, 注 and 疏": ("JING", "ZHU", "SHU")}
 WINDOWS = (200, 300, 450, 600, 800, 1000, 1500, 2000, 3000)
 #: the excerpts read as documents of their own (Han characters, at least)
 EXCERPTS = (200, 300, 450)
-DEV = frozenset({"03", "04", "05", "07", "10", "15"})
+DEV = frozenset(split_chapters("dev"))
 
 
 def document(units) -> tuple[str, list[tuple[int, int, str]]]:

@@ -43,8 +43,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from pipeline.labels import SPAN_LABELS  # noqa: E402
+from pipeline.actions.report import split_chapters  # noqa: E402
 
-CHAPTERS = ("03", "04", "05", "07", "10", "15")
+CHAPTERS = split_chapters("dev")
 #: name → (mode, labels the model may add or change; None = all)
 MODES: dict[str, tuple[str, Optional[tuple[str, ...]]]] = {
     "fill": ("fill", None),

@@ -35,13 +35,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
+from pipeline.actions.report import split_chapters  # noqa: E402
 
 EDITIONS = {"zhengzhu-sbck": "四部叢刊 鄭注 (unpunctuated)", "zhushu-xhtml": "XHTML e-book (punctuated)"}
 SHAPES = ("a line per 經 and its 注", "a line per unit", "one line", "wrapped at 18", "wrapped at 30",
           "a line per 經, its 注 and any 疏", "經, 注 and 疏 on one line", "經, 注 and 疏 wrapped at 18")
 #: the shapes written with the 疏
 WITH_SHU = SHAPES[5:]
-DEV = ("03", "04", "05", "07", "10", "15")
+DEV = split_chapters("dev")
 
 
 def document(units, shape: str) -> tuple[str, list]:

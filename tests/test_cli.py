@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import srsly
 from typer.testing import CliRunner
 
@@ -103,6 +104,19 @@ def test_evaluate_actions_scores_the_forms_per_chapter(tmp_path):
         assert got["f1"] > 0.7, (form, got)
         assert set(got["spans"]) >= {"ACTOR", "VERB", "all"}
     assert list(figures["punctuated"]["chapters"]) == ["03"]
+
+
+def test_the_splits_name_their_chapters_from_the_gold_files(tmp_path):
+    """``split_chapters``: the chapters a split holds are the gold's files (the bench scripts that
+    print or tune on dev chapters read them from here), dev and test apart; a split without gold is
+    an error naming the folder."""
+    from pipeline.actions.report import load_split, split_chapters
+
+    dev, test = split_chapters("dev"), split_chapters("test")
+    assert dev == tuple(sorted({r["meta"]["chapter"] for r in load_split("dev")}))
+    assert len(dev) >= 6 and len(test) >= 4 and not set(dev) & set(test)
+    with pytest.raises(FileNotFoundError, match="nowhere"):
+        split_chapters("nowhere", tmp_path)
 
 
 def test_the_unseen_form_reads_each_chapter_with_its_own_punctuator():

@@ -38,6 +38,16 @@ VARIANTS: tuple[str, ...] = ("punctuated", "unpunctuated", "simplified")
 UNSEEN = "unpunctuated-unseen"
 
 
+def split_chapters(split: str, folder: Optional[Path] = None) -> tuple[str, ...]:
+    """The chapters of a split of the gold (``dev``: the ones developed on), from its files
+    ``folder/split/NN.jsonl`` — the one place that says which chapters a split holds."""
+    folder = folder if folder is not None else GOLD_DIR
+    chapters = tuple(sorted(f.stem for f in (folder / split).glob("*.jsonl") if f.stem.isdigit()))
+    if not chapters:
+        raise FileNotFoundError(f"no gold chapters under {folder / split}")
+    return chapters
+
+
 def load_split(split: str, folder: Optional[Path] = None, refused: Optional[list[str]] = None) -> list[dict]:
     """The gold records of ``folder/split/*.jsonl``, each tagged with its chapter. A line that is no
     valid record is named in ``refused`` and left out (None: it raises;
