@@ -548,13 +548,12 @@ def _listed(p: _Passage, spans: list[Span]) -> list[Span]:
     return sorted([(grown.get((s, e), s), e, label) for s, e, label in spans] + added)
 
 
-#: the rules in the order they run: removals first, then the spans grown, added or relabelled, and
-#: quoted speech last (a place added after 于 inside a quote is no span either)
 def _handled_unknown(p: _Passage, spans: list[Span]) -> list[Span]:
     """One character nothing marks, right after a verb that handles things and ending its clause
-    (or before 于 / 以 / 從 / 授 / 及), is the thing handled (洗觚, 抽扃，委于鼎北, 以燔從, 辭其贄): a
-    chapter's own vessels and foods the lexicon lacks. 其 before it stays out; not a person (授人)
-    nor a direction. Not after 祭, which also names whom the offering is to (祭天, 祭山, 10 p131)."""
+    (or before 于 / 以 / 從 / 授 / 及 / 、), is the thing handled (抽扃，委于鼎北; 舉骼及獸; 分簋、鉶;
+    辭其贄): a chapter's own vessels, foods and gifts the lexicon lacks. 其 before it stays out; not
+    a person (授人) nor a direction. Not after 祭, which also names whom the offering is to (祭天, 祭山,
+    10 p131)."""
     c, t = _chars(), p.text
     cov = _covered(t, spans)
     verbs = {s for s, e, label in spans if label == "VERB" and e - s == 1}
@@ -573,6 +572,9 @@ def _handled_unknown(p: _Passage, spans: list[Span]) -> list[Span]:
     return out
 
 
+#: the rules in the order they run: the things no span marks first (the removals see them too), then
+#: removals, then the spans grown, added or relabelled, and quoted speech last (a place added after 于
+#: inside a quote is no span either)
 RULES: tuple[Callable[[_Passage, list[Span]], list[Span]], ...] = (
     _handled_unknown, _dropped, _lengths, _jars_set_out, _looked_at, _listed, _things, _placed, _unnamed, _places, _phrases, _quoted)
 

@@ -1144,9 +1144,9 @@ _PRESENT = "獻"
 _RECEIPT = ("拜", "受")
 
 
-#: a string of one to four characters written twice in a row (a cheap test before tokenising)
 #: 去 "leaves", compared like the motion verbs (如初去侯: leaves the target as at first)
 _GOING = frozenset("去")
+#: a string of one to four characters written twice in a row (a cheap test before tokenising)
 _DOUBLED = re.compile(r"(\w{1,4})\1")
 
 
