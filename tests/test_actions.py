@@ -2577,3 +2577,14 @@ def test_cut_the_round_asked_for_is_not_a_list_with_who_acts_next(extractor):
     x = ActionExtractor(model_names=True)  # as yili process reads: the span model names 諸臣
     r = run_cut(x, "07", 203, "賓告于擯者|請旅諸臣|擯者告于公|公許。", actors=("諸臣",))
     assert [a.actor for a in r.all("告")] == ["賓", "擯者"]
+
+
+def test_cut_speech_whose_clauses_open_on_participants_runs_to_the_answer(extractor):
+    # 07 p344 without marks: the oath after 誓之曰 names who shoots at which target, clause after
+    # clause opening on a participant; it runs on up to 大史許諾, the one who answers it — no act of
+    # shooting is done, the 大史 consents
+    r = run_cut(extractor, "07", 344, "司射西面誓之曰|公射大侯|大夫射參|士射干。射者非其侯|中之不獲|卑者與尊者為耦|不異侯|大史許諾。")
+    assert [(a.actor, a.verb) for a in r.actions] == [("大史", "許")]
+    # a speech answered at once still ends where the answer opens (07 p314: the lords reply)
+    r = run_cut(extractor, "07", 314, "升|東楹之東受命于公|西階上北面命賓諸公卿大夫|公曰以我安賓|諸公卿大夫皆對曰|諾|敢不安。")
+    check(r.get("對"), actor="諸公卿大夫")

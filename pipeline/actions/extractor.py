@@ -49,7 +49,7 @@ from pipeline.actions.clause import ClauseAnalyser
 from pipeline.actions.normal import default_normalise
 from pipeline.actions.passage import Passage, Reading
 from pipeline.actions.rites import corpse_lexicon
-from pipeline.actions.speech import NARRATIVE_OPENERS, NARRATIVE_WORDS, SPEECH_WORDS
+from pipeline.actions.speech import ANSWERS, NARRATIVE_OPENERS, NARRATIVE_WORDS, SPEECH_WORDS
 from pipeline.actions.subjects import discover_subjects, handed_names, listed_names, passage_subjects
 from pipeline.actions.tokens import SortedSpans, longest_match, split_doubled, written_at
 from pipeline.actions.vocabulary import SENTENCE_MARKS, Vocabulary
@@ -84,6 +84,7 @@ class ActionExtractor:
         self.speech_words = frozenset(self.normalise(c) for c in SPEECH_WORDS)
         self.narrative_openers = frozenset(self.normalise(c) for c in NARRATIVE_OPENERS)
         self.narrative_words = tuple(self.normalise(w) for w in NARRATIVE_WORDS)
+        self.answer_words = tuple(self.normalise(w) for w in ANSWERS)
         #: this reader's 尸 is the corpse (:meth:`for_the_dead` made it); the other, made when needed
         self.reads_corpse = False
         self._for_the_dead: Optional[ActionExtractor] = None

@@ -27,6 +27,10 @@ NARRATIVE_OPENERS = set("許拜再揖降升反還卒退出入先如乃遂若則�
 #: words that end unquoted speech wherever a clause writes them: the answer (許諾), a return to
 #: place (復位, 反位), another saying (在野則曰: a new speech, not this one's)
 NARRATIVE_WORDS = ("許諾", "復位", "反位", *SAYS)
+#: what the one spoken to does in answer (許 consents, 諾 "yes", 對 replies): unquoted speech whose
+#: clauses open on participants runs on up to the clause that answers it, within so many clauses
+ANSWERS = ("許", "諾", "對")
+_ANSWER_REACH = 8
 
 
 def speech_mask(text: str) -> list[bool]:
@@ -87,14 +91,17 @@ def say_position(tokens: Iterable) -> Optional[int]:
 
 
 def speech_runs_on(text: str, clauses: Sequence[Span], said_until: int, opens_unnamed: Callable[[int, int], bool],
-                   speech_words: Iterable[str], openers: Iterable[str] = (), stops: Sequence[str] = ()) -> int:
+                   speech_words: Iterable[str], openers: Iterable[str] = (), stops: Sequence[str] = (),
+                   answers: Sequence[str] = ()) -> int:
     """Where unquoted speech of unpunctuated text ends: the 斷句 cuts speech like narrative, so it
     runs on over the next clauses while they speak in the first or second person (某, 吾子, 敢, 請,
     也 …; one clause without such a word is let through if the next has one) or read as no
     narrative does (opening on none of ``openers``, writing none of ``stops``: see
     :data:`NARRATIVE_OPENERS`), and stops at a clause that opens with a participant
     (公曰以我安賓|諸公卿大夫皆對曰諾) or that says 曰 again after its opening (曰某御於子|命下射曰子與某子射:
-    the speaker's next command, 某 though it writes). ``opens_unnamed(s, e)`` says whether the clause ``[s, e)``
+    the speaker's next command, 某 though it writes) — unless, within a few clauses and before another
+    saying, a participant answers it with one of ``answers`` (許, 諾, 對: :data:`ANSWERS`): an oath or a
+    rule that names participants runs on to its answer (誓之曰公射大侯|大夫射參|…|大史許諾). ``opens_unnamed(s, e)`` says whether the clause ``[s, e)``
     opens with something other than a participant. The sets are in the form of ``text`` (the
     normalised view)."""
     rest = [(s, e) for s, e in clauses if s >= said_until]
@@ -118,6 +125,17 @@ def speech_runs_on(text: str, clauses: Sequence[Span], said_until: int, opens_un
     def says_again(k: int) -> bool:  # a new saying after the clause's opening: its own speaker's
         return any(w in words_of(k)[1:] for w in sayings)
 
+    def answered_at(k: int) -> int:
+        """The clause from ``k`` on, within a few, where a participant answers the speech (大史許諾,
+        諸公卿大夫皆對曰諾), if no other saying comes first: the speech runs up to it."""
+        for j in range(k, min(len(rest), k + _ANSWER_REACH)):
+            clause = words_of(j)
+            if not unnamed(j) and any(w in clause for w in answers):
+                return j
+            if any(w in clause for w in sayings):
+                return -1
+        return -1
+
     k = 0
     while k < len(rest) and unnamed(k):  # a clause opening on a participant ends the speech
         if says_again(k):
@@ -128,4 +146,6 @@ def speech_runs_on(text: str, clauses: Sequence[Span], said_until: int, opens_un
             k += 2
         else:
             break
+    if answers and k < len(rest) and not unnamed(k):
+        k = max(k, answered_at(k))  # 誓之曰公射大侯|大夫射參|…|大史許諾: the oath's own participants
     return rest[k - 1][1] if k else said_until

@@ -347,7 +347,7 @@ class _Run:
             return bool(tokens) and ACTOR not in tokens[0].kinds
 
         return speech_runs_on(text, clauses, said_until, opens_unnamed, self.x.speech_words,
-                              self.x.narrative_openers, self.x.narrative_words)
+                              self.x.narrative_openers, self.x.narrative_words, self.x.answer_words)
 
     def _join_listed(self, text: str, clauses: list[Span], sentences: list[Span]) -> list[Span]:
         """Clauses of unpunctuated text rejoined where the 斷句 cut a list of participants whose 、
