@@ -524,3 +524,12 @@ def test_a_thing_the_lexicon_lacks_right_after_a_handling_verb_is_marked(lacking
     assert "雉" not in spans(lacking_things, "下大夫相見以雁，飾之以布，維之以索，如執雉。", "OBJECT")
     assert "右" not in spans(lacking_things, "司馬升，命去侯如初，還右，乃降。", "OBJECT")
     assert "人" not in spans(lacking_things, "以馬出，授人，九馬隨之。", "OBJECT")
+
+
+def test_the_ground_of_declining_is_no_thing_handled(processor):
+    """04 p331, 05 p781 賓辭以俎: the 賓 declines on the ground of the stand before him; the 俎 is not
+    handled (GUIDE §2), so no OBJECT — where 徹俎 handles it, it is one."""
+    assert spans(processor, "主人曰︰「請坐于賓。」賓辭以俎。", "OBJECT") == []
+    assert spans(processor, "賓辭以俎", "OBJECT") == []
+    assert spans(processor, "主人曰︰「請徹俎。」賓許。", "OBJECT") == []  # in the quote: nothing marked
+    assert spans(processor, "司正降階前，命弟子俟徹俎。", "OBJECT") == ["俎"]

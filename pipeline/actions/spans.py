@@ -8,11 +8,11 @@ words around a term. Each rule here is one construction a reader of the 儀禮 w
   獲 "the tallies" is a thing only with such a determiner (釋獲 is the act); the determiner 其 stays
   outside (執其薦 → 薦);
 - a thing is no OBJECT where it names the purpose of a bow (不拜既爵, 拜崇酒) or the wine honoured
-  (不崇酒), is only looked at (視矦中), counted for each (每一个), defined (二算為純; 以弓為畢 uses
-  it), a capacity (容弓), mouthfuls eaten (尸三飯), a colour (爵鞸, 爵弁: not the cup), where 決 /
-  遂 / 拾 are the acts of putting on the archer's gear (袒、決、遂; 說決、拾 takes it off), 拾 is "in
-  turn" (拾取矢), or 中 is "to hit" or "middle" (若中, 中等: the tally holder is the thing set out,
-  taken or put into);
+  (不崇酒), the ground of declining (辭以俎), is only looked at (視矦中), counted for each (每一个),
+  defined (二算為純; 以弓為畢 uses it), a capacity (容弓), mouthfuls eaten (尸三飯), a colour (爵鞸,
+  爵弁: not the cup), where 決 / 遂 / 拾 are the acts of putting on the archer's gear (袒、決、遂;
+  說決、拾 takes it off), 拾 is "in turn" (拾取矢), or 中 is "to hit" or "middle" (若中, 中等: the
+  tally holder is the thing set out, taken or put into);
 - one character nothing marks, right after a verb that handles things and ending its clause, is the
   thing (抽扃, 舉骼及獸, 辭其贄): a chapter never seen brings vessels and gifts the lexicon lacks;
 - things and participants written without their noun: 搢三 (three arrows), 委其餘于 (the rest),
@@ -69,7 +69,7 @@ _WORDS: dict[str, str] = {
     "tally": "獲", "each": "每", "whenever": "凡", "defined": "為", "looked": "視", "bow": "拜",
     "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮", "jar": "尊", "eldest": "長",
     "in_belt": "搢", "rest": "餘", "send": "使", "person": "人", "target": "侯", "bear": "負", "command": "命", "again": "又",
-    "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容", "rice": "飯", "host_side": "阼", "cup": "爵", "raise_stopped": "作止", "offering": "祭",
+    "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容", "rice": "飯", "host_side": "阼", "cup": "爵", "raise_stopped": "作止", "offering": "祭", "declines_for": "辭以",
 }
 #: sets of words
 _WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winners": ("勝者", "不勝者"), "only_after_place_words": ("序", "次"),
@@ -195,6 +195,8 @@ def _dropped(p: _Passage, spans: list[Span]) -> list[Span]:
                 continue  # 若中, 中三侯, 中等, 其中: "to hit", "middle"; the holder is set out, taken, put into
             if t[e:e + 1] == c["defined"] and p.before(s) != c["using"]:
                 continue  # 二算為純: a definition, nothing handled (以弓為畢 uses the bow)
+            if p.before(s, 2) == c["declines_for"]:
+                continue  # 賓辭以俎: the ground of declining (the stand still before him), nothing handled
             if p.before(s) == c["holds_room_for"]:
                 continue  # 容弓, 容八算: a width or a capacity
             if word == c["rice"] and p.before(s) in c["numerals"]:
