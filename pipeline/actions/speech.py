@@ -101,8 +101,9 @@ def speech_runs_on(text: str, clauses: Sequence[Span], said_until: int, opens_un
     (公曰以我安賓|諸公卿大夫皆對曰諾) or that says 曰 again after its opening (曰某御於子|命下射曰子與某子射:
     the speaker's next command, 某 though it writes) — unless, within a few clauses and before another
     saying, a participant answers it with one of ``answers`` (許, 諾, 對: :data:`ANSWERS`): an oath or a
-    rule that names participants runs on to its answer (誓之曰公射大侯|大夫射參|…|大史許諾). ``opens_unnamed(s, e)`` says whether the clause ``[s, e)``
-    opens with something other than a participant. The sets are in the form of ``text`` (the
+    rule that names participants runs on to its answer (誓之曰公射大侯|大夫射參|…|大史許諾).
+    ``opens_unnamed(s, e)`` says whether the clause ``[s, e)`` opens with something other than a
+    participant. The sets are in the form of ``text`` (the
     normalised view)."""
     rest = [(s, e) for s, e in clauses if s >= said_until]
     words, opening = frozenset(speech_words), frozenset(openers)

@@ -91,14 +91,14 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional
 
 from pipeline.actions.clause import LAID_THINGS, Draft, Piece, Span
 from pipeline.actions.passage import Passage, split_marks
 from pipeline.actions.speech import (
     ends_clause, quote_follows, say_position, speech_mask, speech_runs_on, unmasked,
 )
-from pipeline.actions.tokens import tokenize
+from pipeline.actions.tokens import Token, iter_tokens, tokenize
 from pipeline.actions.vocabulary import (
     ACTOR, ADV, AND, CHAR, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, LOCATION, NEG, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB,
 )
@@ -378,9 +378,9 @@ class _Run:
                 ps, pe = out[-1]
                 edge = 2 * self.voc.max_len  # the two tokens either side of the cut are all that matter
                 before = tokenize(text, max(ps, pe - edge), pe, self.voc, self.names)
-                after = tokenize(text, cs, min(ce, cs + edge), self.voc, self.names)
-                named_both = bool(before and after) and ACTOR in before[-1].kinds and ACTOR in after[0].kinds
-                if named_both and pe == cs and cs not in starts and before[-1].text != after[0].text \
+                after = self._first_word(text, cs, ce)
+                named_both = bool(before) and after is not None and ACTOR in before[-1].kinds and ACTOR in after.kinds
+                if named_both and pe == cs and cs not in starts and before[-1].text != after.text \
                         and (len(before) == 1 or not before[-2].kinds & {VERB, OTHERV, CHAR}):  # not 獻眾賓|眾賓之長升, 請旅諸臣|擯者告
                     out[-1] = (ps, ce)
                     continue
@@ -406,8 +406,8 @@ class _Run:
             last = tokenize(text, max(ps, pe - edge), pe, self.voc, self.names)
             if len(last) < 3 or ACTOR not in last[-1].kinds or last[-1].end != pe:
                 continue
-            nxt = tokenize(text, cs, min(ce, cs + edge), self.voc, self.names)
-            if not nxt or not nxt[0].kinds & {VERB, ADV, NEG} or nxt[0].kinds & {ACTOR, OBJECT}:
+            nxt = self._first_word(text, cs, ce, reach=3)
+            if nxt is None or not nxt.kinds & {VERB, ADV, NEG} or nxt.kinds & {ACTOR, OBJECT}:
                 continue
             before = last[-2].kinds
             if text[cs] not in _CONDITION and (not before & {OBJECT, LOCATION} or before & {VERB, ACTOR, OTHERV}
@@ -431,42 +431,29 @@ class _Run:
         """Where a clause of unpunctuated text is cut after 不拜 because 受 follows (眾工不拜受爵 →
         眾工不拜|受爵): without the bow the receipt is an act of its own, not the bow's purpose as in
         拜受 — the editors write 不拜，受爵 8 times in the 11 of the dev 經."""
-        mark = self.x.normalise("不拜受")
-        cuts, at = [], text.find(mark, cs, ce)
-        while at >= 0:
-            cuts.append(at + 2)
-            at = text.find(mark, at + 2, ce)
-        return cuts
+        return [after - 1 for after in _each_after(text, self.x.normalise("不拜受"), cs, ce)]
 
     def _consent_cuts(self, text: str, cs: int, ce: int) -> list[int]:
         """Where a clause of unpunctuated text is cut after 許 "consents" that an act or a participant
         follows (賓許降 → 賓許|降; 公許適西階東 → 公許|適西階東): the consent ends its clause, and what
         follows is often the asker's (the editors break after 許 17 times in the 18 of the corpus's
         經 where no 諾 follows it)."""
-        mark = self.x.normalise("許")
-        cuts, at = [], text.find(mark, cs, ce)
-        while at >= 0:
-            nxt = tokenize(text, at + 1, ce, self.voc, self.names)[:1]
-            if nxt and nxt[0].kinds & {VERB, ADV, ACTOR}:
-                cuts.append(at + 1)
-            at = text.find(mark, at + 1, ce)
-        return cuts
+        return [after for after in _each_after(text, self.x.normalise("許"), cs, ce)
+                if (nxt := self._first_word(text, after, ce, reach=None)) is not None and nxt.kinds & {VERB, ADV, ACTOR}]
 
     def _as_before_cuts(self, text: str, cs: int, ce: int) -> list[int]:
         """Where a clause of unpunctuated text is cut after 如初 "as before" that an act follows
         (主人拜賓如初揖入 → 如初|揖入; 拜賓如初洗 → 如初|洗): 如初 closes the act it compares, and
         the next act is done — the editors break after 如初 87 times in the 98 of the dev 經. Of
         the 11 others 3 are acts, compared: a going (如初入, 如初去侯) or a rite (如初受酬之禮)."""
-        mark = self.x.normalise("如初")
-        cuts, at = [], text.find(mark, cs, ce)
-        while at >= 0:
-            after = at + len(mark)
-            nxt = tokenize(text, after, min(ce, after + 2 * self.voc.max_len), self.voc, self.names)[:1]
-            if nxt and VERB in nxt[0].kinds and ACTOR not in nxt[0].kinds \
-                    and self.voc.normalise(nxt[0].lemma or nxt[0].text) not in self.voc.motion_verbs | _GOING \
-                    and self.x.normalise("之禮") not in text[after:min(ce, after + 6)]:
+        rite = self.x.normalise("之禮")
+        cuts = []
+        for after in _each_after(text, self.x.normalise("如初"), cs, ce):
+            nxt = self._first_word(text, after, ce)
+            lemma = self.voc.normalise(nxt.lemma or nxt.text) if nxt is not None else ""
+            if nxt is not None and VERB in nxt.kinds and ACTOR not in nxt.kinds and lemma not in self.voc.motion_verbs \
+                    and lemma not in _GOING and rite not in text[after:min(ce, after + 6)]:
                 cuts.append(after)
-            at = text.find(mark, after, ce)
         return cuts
 
     def _doubled_name_cuts(self, text: str, cs: int, ce: int) -> list[int]:
@@ -517,8 +504,8 @@ class _Run:
                 break
         if k < 1 or last[k - 1].lemma != "命" or ACTOR not in last[k].kinds:
             return False
-        nxt = tokenize(text, at, min(end, at + edge), self.voc, self.names)
-        return bool(nxt) and not nxt[0].kinds & {SAY, LIKE} and nxt[0].text not in {t.text for t in last[k:]}
+        nxt = self._first_word(text, at, end)
+        return nxt is not None and not nxt.kinds & {SAY, LIKE} and nxt.text not in {t.text for t in last[k:]}
 
     def _thing_cut(self, text: str, before: Span, at: int, end: int) -> bool:
         """Did the 斷句 cut a thing from the act that handles it (升酌|散以降, 降洗|角觶, 升酌|膳東北面)?
@@ -531,8 +518,8 @@ class _Run:
         lemma = self.voc.normalise(last[-1].lemma or last[-1].text) if last else ""
         if not last or VERB not in last[-1].kinds or lemma not in self.voc.handling_verbs:
             return False
-        nxt = tokenize(text, at, min(end, at + edge), self.voc, self.names)
-        return bool(nxt) and OBJECT in nxt[0].kinds and not nxt[0].kinds & {VERB, ACTOR, OTHERV}
+        nxt = self._first_word(text, at, end)
+        return nxt is not None and OBJECT in nxt.kinds and not nxt.kinds & {VERB, ACTOR, OTHERV}
 
     def _condition_names_doer(self, text: str, clauses: list[Span], at: int, trimmed: Span) -> bool:
         """Does clause ``at`` open a condition (若…) with no subject and no command, right before a
@@ -549,8 +536,14 @@ class _Run:
 
     def _opens_on_name(self, text: str, start: int, end: int) -> bool:
         """Is the first word of ``text[start:end]`` a participant?"""
-        first = tokenize(text, start, min(end, start + 2 * self.voc.max_len), self.voc, self.names)
-        return bool(first) and ACTOR in first[0].kinds
+        first = self._first_word(text, start, end)
+        return first is not None and ACTOR in first.kinds
+
+    def _first_word(self, text: str, start: int, end: int, reach: Optional[int] = 2) -> Optional[Token]:
+        """The first word of ``text[start:end]``, read no further than ``reach`` times the longest
+        word of the vocabulary (None: to ``end``) and tokenising nothing after it."""
+        stop = end if reach is None else min(end, start + reach * self.voc.max_len)
+        return next(iter_tokens(text, start, stop, self.voc, self.names), None)
 
     def _led_cut(self, text: str, before: Span, at: int, end: int) -> bool:
         """Did the 斷句 cut 厭 from the one led in? In the dev 經 厭 is followed by that participant
@@ -1142,6 +1135,14 @@ _REPORT = "告"
 _PRESENT = "獻"
 #: the acts of the one presented to (拜, 受) that make the next answer the presenter's
 _RECEIPT = ("拜", "受")
+
+
+def _each_after(text: str, mark: str, start: int, end: int) -> Iterator[int]:
+    """The offset right after each place ``text[start:end]`` writes ``mark``, in order."""
+    at = text.find(mark, start, end)
+    while at >= 0:
+        yield at + len(mark)
+        at = text.find(mark, at + len(mark), end)
 
 
 #: 去 "leaves", compared like the motion verbs (如初去侯: leaves the target as at first)
