@@ -2490,6 +2490,37 @@ def test_the_son_about_to_be_capped_is_one_participant(extractor):
     check(r.get("坐"), actor="將冠者")
 
 
+def test_the_capping_guest_blesses_and_goes_on(extractor):
+    """士冠禮 (received text; the corpus lacks the rite): 進容，乃祝，坐如初，乃冠 and 進，祝，加之如初 —
+    祝 after 乃 or alone in its clause is the guest's blessing, not the invocator (no participant
+    follows 乃 in the gold), so the guest sits, rises, caps and goes back; where 祝 names the one who
+    acts (少牢: 祝先，入門右) he stays the invocator."""
+    text = "賓右手執項，左手執前，進容，乃祝，坐如初，乃冠。興，復位。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions[-4:]] == [("賓", "進"), ("賓", "坐"), ("賓", "興"), ("賓", "復")]
+    text = "賓盥，正纚如初，降二等，受皮弁，右執項，左手執前，進，祝，加之如初，復位。"
+    r = run_on(extractor, text, text)
+    check(r.get("加"), actor="賓")
+    check(r.get("復"), actor="賓")
+    text = "尸入，主人降立于阼階東，西面。祝先，入門右。尸入門左。"
+    r = run_on(extractor, text, text)
+    check(r.get("入", 1), actor="祝", location="門右")
+
+
+def test_one_bowed_with_after_the_act_is_no_new_subject(extractor):
+    """士冠禮 (received text) as a 斷句 joins it: 主人揖贊者與賓揖|先入 (揖贊者，與賓揖，先入) — 與賓
+    after the host's first bow is the one he bows with next, as at a clause's opening (與耦入於次:
+    the partner is the target, the gold's 07 p703), not a new subject: the host bows twice and enters."""
+    text = "主人迎出門左西面再拜賓答拜主人揖贊者與賓揖先入"
+    r = run_on(extractor, text, text, ["主人迎", "出門左", "西面再拜", "賓答拜", "主人揖贊者與賓揖", "先入"])
+    check(r.get("揖"), actor="主人", target="贊者")
+    check(r.get("揖", 1), actor="主人", target="賓")
+    check(r.get("入"), actor="主人")
+    text = "三耦既拾取矢諸公卿大夫皆降如初位與耦入於次"
+    r = run_on(extractor, text, text, ["三耦既拾取矢", "諸公卿大夫皆降如初位與耦入於次"])
+    check(r.get("入"), actor="諸公卿大夫", target="耦", location="次")
+
+
 def test_a_dish_served_before_the_host_stands_waiting_stays_unnamed(extractor):
     """Seed 000 (鄉射禮, a web copy that runs the 經's paragraphs together): 宾升席，自西方。乃设折俎。
     主人阼阶东疑立。 — the 折俎 is served to the guest who has just taken his mat, by someone unnamed

@@ -127,6 +127,7 @@ class _Walk:
         self.with_target: Optional[Span] = None
         self.with_word: Optional[str] = None
         self.with_used = False
+        self.companion: Optional[Span] = None  # 與X after the clause's act: the next act's target
         self.pre_loc: Optional[Span] = None
         self.pre_loc_from: Optional[str] = None
         self.pre_facing: Optional[Span] = None
@@ -332,6 +333,12 @@ class _Walk:
                         self.piece.topic = (self.toks[i + 1].start, self.toks[j].end)
                     i = j + 1
                     continue
+            elif WITH in k and ACTOR in self.kinds(i + 1) and self.verb_seen and self._companion_follows(i):
+                j = self._actor_group_end(i + 1)
+                self.companion = (self.toks[i + 1].start, self.toks[j - 1].end)
+                self.piece.mentions.append(self.companion)
+                i = j
+                continue
             elif WITH in k and ACTOR in self.kinds(i + 1) and not self.verb_seen:
                 j = self._actor_group_end(i + 1)
                 self.with_target = (self.toks[i + 1].start, self.toks[j - 1].end)
@@ -471,8 +478,19 @@ class _Walk:
         return (self.subject is not None and not self.verb_seen) or not self._predicate_follows(i + 1) \
             or (self.verb_seen and not self.kinds(i - 1) & {VERB, OTHERV, PUNCT})
 
+    def _blessing(self, i: int) -> bool:
+        """Is the 祝 at ``i`` the act of blessing, not the invocator? 士冠禮: 進容，乃祝，坐如初，乃冠 and
+        進，祝，加之如初: the capping guest blesses and goes on. After 乃 (no participant follows 乃 in
+        the gold), or alone in its clause (never the invocator's way in the corpus)."""
+        if self.toks[i].text != self.voc.normalise("祝"):
+            return False
+        prev = self.tok(i - 1)
+        if prev is not None and prev.text == self.voc.normalise("乃"):
+            return True
+        return not (self.kinds(i - 1) - {PUNCT}) and not (self.kinds(i + 1) - {PUNCT})
+
     def _actor(self, i: int) -> int:
-        if self.toks[i].text in self.voc.verb_titles and self._title_is_act(i):
+        if (self.toks[i].text in self.voc.verb_titles and self._title_is_act(i)) or self._blessing(i):
             self.verb_seen = True
             self.piece.other_verb = True
             self.last = None
@@ -548,6 +566,14 @@ class _Walk:
             span, j = self._with_joined(span, j)
             self.last.target = span
         return j
+
+    def _companion_follows(self, i: int) -> bool:
+        """Is the 與 at ``i``, after the clause's act, the start of the next act's companion? 主人揖贊者
+        與賓揖 (揖贊者，與賓揖 cut so in text without marks) and 與耦入於次: the one bowed with, the
+        subject goes on. Not in a command (what is bidden is no act) and not 以 (handled apart)."""
+        if self.command or self.last is None or self.toks[i].text != self.voc.normalise("與"):
+            return False
+        return VERB in self.kinds(self._actor_group_end(i + 1))
 
     def _with_joined(self, span: Span, j: int) -> tuple[Span, int]:
         """The target ``span`` (ending before ``j``) with the participants 與 joins to it (獻工與笙,
@@ -772,7 +798,9 @@ class _Walk:
         d.facing = self.pre_facing
         if self.pre_loc is not None:
             d.location, d.location_from = self.pre_loc, self.pre_loc_from
-        if self.with_target is not None:
+        if self.companion is not None:
+            d.target, self.companion = self.companion, None
+        elif self.with_target is not None:
             if x in self.voc.mutual_verbs and not (
                     self.subject is not None and self.with_word == self.voc.normalise("與")
                     and (self.piece.all_marker or x == self.voc.normalise("拜"))):
