@@ -2505,6 +2505,10 @@ def test_the_capping_guest_blesses_and_goes_on(extractor):
     text = "尸入，主人降立于阼階東，西面。祝先，入門右。尸入門左。"
     r = run_on(extractor, text, text)
     check(r.get("入", 1), actor="祝", location="門右")
+    # without marks a 斷句 may cut the invocator off his act: only a written mark makes 祝 alone the blessing
+    text = "祝命佐食徹尸俎"
+    r = run_on(extractor, text, text, ["祝", "命佐食徹尸俎"])
+    check(r.get("命"), actor="祝", target="佐食")
 
 
 def test_one_bowed_with_after_the_act_is_no_new_subject(extractor):

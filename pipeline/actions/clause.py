@@ -479,15 +479,12 @@ class _Walk:
             or (self.verb_seen and not self.kinds(i - 1) & {VERB, OTHERV, PUNCT})
 
     def _blessing(self, i: int) -> bool:
-        """Is the 祝 at ``i`` the act of blessing, not the invocator? 士冠禮: 進容，乃祝，坐如初，乃冠 and
-        進，祝，加之如初: the capping guest blesses and goes on. After 乃 (no participant follows 乃 in
-        the gold), or alone in its clause (never the invocator's way in the corpus)."""
-        if self.toks[i].text != self.voc.normalise("祝"):
-            return False
+        """Is the 祝 at ``i`` the act of blessing, not the invocator? After 乃 it is (士冠禮: 進容，乃祝，
+        坐如初，乃冠: the capping guest blesses and goes on; no participant follows 乃 in the gold).
+        Written alone between marks it is too (進，祝，加之如初): the passage's walk skips that clause."""
         prev = self.tok(i - 1)
-        if prev is not None and prev.text == self.voc.normalise("乃"):
-            return True
-        return not (self.kinds(i - 1) - {PUNCT}) and not (self.kinds(i + 1) - {PUNCT})
+        return self.toks[i].text == self.voc.normalise("祝") and prev is not None \
+            and prev.text == self.voc.normalise("乃")
 
     def _actor(self, i: int) -> int:
         if (self.toks[i].text in self.voc.verb_titles and self._title_is_act(i)) or self._blessing(i):
