@@ -2511,6 +2511,16 @@ def test_the_capping_guest_blesses_and_goes_on(extractor):
     check(r.get("命"), actor="祝", target="佐食")
 
 
+def test_a_place_beside_a_participant_stays_one_where_the_clause_is_the_duanju(extractor):
+    """燕禮 07 p105 as a 斷句 that never saw the chapter cuts it: 主人|賓右奠觚答拜 — the host's
+    subject cut off; 賓右 is the place where he sets the cup down, not the guest's hand (賓右取脯 is the
+    hand only where the text's own marks open the clause)."""
+    text = "主人賓右奠觚答拜降盥"
+    r = run_on(extractor, text, text, ["主人", "賓右奠觚答拜", "降盥"])
+    check(r.get("奠"), actor="主人", location="賓右")
+    check(r.get("盥"), actor="主人")
+
+
 def test_one_bowed_with_after_the_act_is_no_new_subject(extractor):
     """士冠禮 (received text) as a 斷句 joins it: 主人揖贊者與賓揖|先入 (揖贊者，與賓揖，先入) — 與賓
     after the host's first bow is the one he bows with next, as at a clause's opening (與耦入於次:

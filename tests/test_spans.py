@@ -533,3 +533,21 @@ def test_the_ground_of_declining_is_no_thing_handled(processor):
     assert spans(processor, "賓辭以俎", "OBJECT") == []
     assert spans(processor, "主人曰︰「請徹俎。」賓許。", "OBJECT") == []  # in the quote: nothing marked
     assert spans(processor, "司正降階前，命弟子俟徹俎。", "OBJECT") == ["俎"]
+
+
+def test_a_participants_hand_is_no_place(processor):
+    """聘禮 (received text; the corpus lacks the rite): 賓右取脯，左奉之 is the guest's right hand, as
+    尸左執觶 is the 尸's left — 賓 the ACTOR of 取 and of the acts after it, not the place 賓右 (the
+    lexicon's, for 主人賓右奠觚). Where someone is named before it (主人賓右奠觚) or no hand's act
+    follows (介右坐奠爵, 04 p173) it stays a place."""
+    def read(text):
+        out = processor.process({"text": text, "meta": {"layer": "JING"}})
+        return [(s["text"], s["label"]) for s in out["spans"]], [(a["actor"], a["verb"]) for a in out["actions"]]
+
+    spans, acts = read("賓右取脯，左奉之，乃歸，執以出。")
+    assert spans[0] == ("賓", "ACTOR") and ("賓右", "LOCATION") not in spans
+    assert acts == [("賓", "取"), ("賓", "執"), ("賓", "出")]
+    spans, acts = read("主人賓右奠觚答拜，降盥。")
+    assert ("賓右", "LOCATION") in spans and acts[0] == ("主人", "奠")
+    spans, acts = read("主人實爵，酢于西階上，介右坐奠爵，遂拜，執爵興。")
+    assert ("介右", "LOCATION") in spans and ("主人", "奠") in acts

@@ -106,15 +106,18 @@ class ClauseAnalyser:
     def __init__(self, vocabulary: Vocabulary):
         self.voc = vocabulary
 
-    def analyse(self, tokens: list[Token], clause: Span) -> list[Piece]:
-        return _Walk(self.voc, tokens, clause).run()
+    def analyse(self, tokens: list[Token], clause: Span, marked: bool = True) -> list[Piece]:
+        """The pieces of one clause; ``marked``: its text has its own marks (not the 斷句's clauses,
+        which can cut a subject off its act)."""
+        return _Walk(self.voc, tokens, clause, marked).run()
 
 
 class _Walk:
-    def __init__(self, voc: Vocabulary, tokens: list[Token], clause: Span):
+    def __init__(self, voc: Vocabulary, tokens: list[Token], clause: Span, marked: bool = True):
         self.voc = voc
         self.toks = tokens
         self.clause = clause
+        self.marked = marked
         self.pieces: list[Piece] = []
         self._new_piece(None)
 
@@ -269,6 +272,12 @@ class _Walk:
                 continue
             if ADV in k and LOCATION in k and VERB in self.kinds(i + 1):
                 i += 1  # 序進, 序升: "in order"
+                continue
+            if LOCATION in k and self._name_then_hand(i):
+                name = (t.start, t.end - 1)  # 賓右取脯，左奉之 (聘禮): the guest's right hand, not the place 賓右
+                self.piece.mentions.append(name)
+                self.subject = self.piece.subject = name
+                i += 1
                 continue
             if LOCATION in k or DANG in k:
                 if OBJECT in k and not self.verb_seen and self.subject is None and i == self.piece_start:
@@ -477,6 +486,18 @@ class _Walk:
             return False
         return (self.subject is not None and not self.verb_seen) or not self._predicate_follows(i + 1) \
             or (self.verb_seen and not self.kinds(i - 1) & {VERB, OTHERV, PUNCT})
+
+    def _name_then_hand(self, i: int) -> bool:
+        """Is the place at ``i`` (賓右, 主人右: beside a participant) a participant and his hand? So it is
+        where it opens the clause with no one named and a hand's act follows (賓右取脯，左奉之, as 尸左執觶
+        is written); 介右坐奠爵, 賓右北面至再拜 (a place, the gold's) and 主人賓右奠觚 (named before) stay places,
+        and so does any where the clause is the 斷句's (主人|賓右奠觚: the subject cut off)."""
+        t = self.toks[i]
+        if not self.marked or self.verb_seen or self.subject is not None or t.text[-1:] not in _HANDS or len(t.text) < 2:
+            return False
+        nxt = self.tok(i + 1)
+        return ACTOR in self.voc.kinds.get(t.text[:-1], ()) and nxt is not None and VERB in nxt.kinds \
+            and nxt.lemma in _HANDED
 
     def _blessing(self, i: int) -> bool:
         """Is the 祝 at ``i`` the act of blessing, not the invocator? After 乃 it is (士冠禮: 進容，乃祝，

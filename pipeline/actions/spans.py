@@ -840,12 +840,14 @@ _JOINING = frozenset("與与")
 
 
 def _with_names(spans: Sequence[Span], names: Iterable[tuple[int, int]],
-                subjects: Iterable[tuple[int, int]] = ()) -> list[Span]:
+                subjects: Iterable[tuple[int, int]] = (), text: str = "") -> list[Span]:
     """``spans`` and an ACTOR span for each name range that crosses none of them; a span inside a
     name gives way to it (婦 of 宗婦, the 侯 of archery in 侯氏). Then one for each written subject
     of a tuple (view range) where no span lies: a name the extractor read that neither the lexicon
     nor the span model marked (使者 of a chapter whose participants the lexicon lacks); a span inside
-    a subject stays as the spans have it (主婦 where 婦 is marked)."""
+    a subject stays as the spans have it (主婦 where 婦 is marked). A subject the extractor read at
+    the head of a place of one side (賓右取脯: the guest's right hand, not the place 賓右) takes that
+    place's span, the hand left unmarked as in 尸左執觶."""
     out = SortedSpans(spans)
     for s, e in names:
         inside, crossing = out.around(s, e)
@@ -854,6 +856,8 @@ def _with_names(spans: Sequence[Span], names: Iterable[tuple[int, int]],
     for s, e in subjects:
         if out.around(s, e) == ([], False):
             out.replace([], (s, e, "ACTOR"))
+        elif text[e:e + 1] in _chars()["sides"] and out.around(s, e + 1) == ([(s, e + 1, "LOCATION")], False):
+            out.replace([(s, e + 1, "LOCATION")], (s, e, "ACTOR"))
     return out.items
 
 
@@ -900,7 +904,7 @@ def refine_passages(raw: str, spans: list[dict[str, Any]], passages: Sequence[An
         places = _acts_in_view(view, places_at, lo, hi)
         spoken = speech[n] if speech is not None else ()
         subjects = [(a, b) for a, b in _acts_in_view(view, actors_at, lo, hi) if _one_name(view.text[a:b])]
-        tagged_spans = _with_names(passage.spans, names[n] if names is not None else (), subjects)
+        tagged_spans = _with_names(passage.spans, names[n] if names is not None else (), subjects, view.text)
         for s, e, label in refine(view.text, tagged_spans, passage.clauses, acts, things, places, spoken,
                                   passage.sentences):
             rs, re_ = view.to_raw(s, e)

@@ -293,7 +293,7 @@ class _Run:
                 continue  # 大師，則為之洗: the one the 則 clause is about, not its agent
             for ps, pe in unmasked(speech, cs, ce, said_until):
                 tokens = tokenize(text, ps, pe, self.voc, self.names)
-                pieces = self.x.analyser.analyse(tokens, trimmed)
+                pieces = self.x.analyser.analyse(tokens, trimmed, marked=punctuated)
                 for piece in pieces:
                     self._drop_rite_named(text, piece, ps, pe)
                     if self._commanded_alongside(view.text, piece, sentence):
