@@ -501,11 +501,15 @@ class _Walk:
 
     def _blessing(self, i: int) -> bool:
         """Is the 祝 at ``i`` the act of blessing, not the invocator? After 乃 it is (士冠禮: 進容，乃祝，
-        坐如初，乃冠: the capping guest blesses and goes on; no participant follows 乃 in the gold).
-        Written alone between marks it is too (進，祝，加之如初): the passage's walk skips that clause."""
+        坐如初，乃冠: the capping guest blesses and goes on; no participant follows 乃 in the gold), and
+        alone in a clause the text's marks set apart (進，祝，加之如初; never the invocator's way in the
+        corpus) — not in one the 斷句 cut, which can cut him off his act (祝|命佐食)."""
+        if self.toks[i].text != self.voc.normalise("祝"):
+            return False
         prev = self.tok(i - 1)
-        return self.toks[i].text == self.voc.normalise("祝") and prev is not None \
-            and prev.text == self.voc.normalise("乃")
+        if prev is not None and prev.text == self.voc.normalise("乃"):
+            return True
+        return self.marked and not (self.kinds(i - 1) - {PUNCT}) and not (self.kinds(i + 1) - {PUNCT})
 
     def _actor(self, i: int) -> int:
         if (self.toks[i].text in self.voc.verb_titles and self._title_is_act(i)) or self._blessing(i):

@@ -286,8 +286,6 @@ class _Run:
                 ps_, pe_ = clauses[at - 1]
                 if _containing(sentences, ps_) == sent_index and _TREATS_UNNAMED.search(text, ps_, pe_):
                     self.current, self.unnamed = None, True  # 若君賜之爵，則下席: the one treated acts
-            if punctuated and text[trimmed[0]:trimmed[1]] == self.x.normalise("祝"):
-                continue  # 進，祝，加之如初 (士冠禮): the guest's blessing, written alone; never the invocator's way
             if self._topic_only(text, trimmed, clauses, at):
                 self.named.append((text[trimmed[0]:trimmed[1]], sentence))
                 continue  # 大師，則為之洗: the one the 則 clause is about, not its agent
