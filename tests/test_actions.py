@@ -2521,6 +2521,19 @@ def test_a_place_beside_a_participant_stays_one_where_the_clause_is_the_duanju(e
     check(r.get("盥"), actor="主人")
 
 
+def test_a_name_written_twice_is_not_cut_inside(extractor):
+    """燕禮 (received text) as a 斷句 that never saw it cuts it: 小臣師納卿|大夫|卿|大夫皆入門右 (納卿大夫，
+    卿大夫皆入門右: the ones brought in, then the same ones enter) — no cut inside a name written twice in
+    a row, so 卿大夫 enter, not a list 大夫卿大夫. A true cut through what reads as a name stays (07
+    p434: 告于上|大夫則降, not 上大夫)."""
+    text = "小臣師納卿大夫卿大夫皆入門右北面東上"
+    r = run_on(extractor, text, text, ["小臣師納卿", "大夫", "卿", "大夫皆入門右", "北面", "東上"])
+    check(r.get("入"), actor="卿大夫", location="門右")
+    text = "諸公卿則以耦告于上大夫則降即位而後告"
+    r = run_on(extractor, text, text, ["諸公卿則以耦告于上", "大夫則降", "即位而後告"])
+    check(r.get("降"), actor="大夫")
+
+
 def test_one_bowed_with_after_the_act_is_no_new_subject(extractor):
     """士冠禮 (received text) as a 斷句 joins it: 主人揖贊者與賓揖|先入 (揖贊者，與賓揖，先入) — 與賓
     after the host's first bow is the one he bows with next, as at a clause's opening (與耦入於次:

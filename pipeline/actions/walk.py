@@ -247,6 +247,7 @@ class _Run:
             clauses.extend(split_marks(text, s, e, CLAUSE_MARKS))
         punctuated = any(ch in CLAUSE_MARKS for ch in text)
         if not punctuated:
+            clauses, sentences = self._names_kept_whole(text, clauses, sentences)
             clauses = _cut_clauses(text, _cut_clauses(text, clauses, self._refused_bow_cuts), self._doubled_name_cuts)
             clauses = _cut_clauses(text, clauses, self._consent_cuts)
             clauses = _cut_clauses(text, clauses, self._as_before_cuts)
@@ -348,6 +349,43 @@ class _Run:
 
         return speech_runs_on(text, clauses, said_until, opens_unnamed, self.x.speech_words,
                               self.x.narrative_openers, self.x.narrative_words, self.x.answer_words)
+
+    def _names_kept_whole(self, text: str, clauses: list[Span], sentences: list[Span]) -> tuple[list[Span], list[Span]]:
+        """The 斷句's cuts inside a participant's name written twice in a row are none: 小臣師納卿|大夫|卿|
+        大夫皆入門右 (燕禮's 納卿大夫，卿大夫皆入: the one brought in, then the same one acts) is 納卿大夫|
+        卿大夫皆入, as :meth:`_doubled_name_cuts` then cuts it. Only a doubled name: 告于上|大夫則降 (07
+        p434) is a true cut through what reads as the name 上大夫. Returns the clauses and the sentences,
+        rejoined alike."""
+        out: list[Span] = []
+        joined: set[int] = set()
+        for cs, ce in clauses:
+            if out and out[-1][1] == cs and self._inside_name(text, cs):
+                out[-1] = (out[-1][0], ce)
+                joined.add(cs)
+            else:
+                out.append((cs, ce))
+        if not joined:
+            return out, sentences
+        sents: list[Span] = []
+        for ss, se in sorted(sentences):
+            if sents and ss in joined and sents[-1][1] == ss:
+                sents[-1] = (sents[-1][0], se)
+            else:
+                sents.append((ss, se))
+        return out, sents
+
+    def _inside_name(self, text: str, i: int) -> bool:
+        """Does a listed participant's name of two characters or more, written twice in a row, run
+        across ``i``?"""
+        top = self.voc.max_len
+        for k in range(1, top):
+            for length in range(k + 1, top + 1):
+                a, e = i - k, i - k + length
+                name = text[a:e] if a >= 0 and e <= len(text) else ""
+                if name and ACTOR in self.voc.kinds.get(name, ()) \
+                        and (text[e:e + length] == name or text[max(0, a - length):a] == name):
+                    return True
+        return False
 
     def _join_listed(self, text: str, clauses: list[Span], sentences: list[Span]) -> list[Span]:
         """Clauses of unpunctuated text rejoined where the 斷句 cut a list of participants whose 、
