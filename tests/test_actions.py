@@ -2534,6 +2534,18 @@ def test_a_name_written_twice_is_not_cut_inside(extractor):
     check(r.get("降"), actor="大夫")
 
 
+def test_the_cooks_men_and_the_drink_of_the_lords_meal(extractor):
+    """公食大夫禮 (received text; the corpus lacks the rite), without marks: 旅人 (the cooks' men) take
+    up the ladles, not someone carried from before; 宰夫執觶漿飲 carries the drink 漿飲, no one drinks."""
+    text = "腊腸胃亦相當膚以為特旅人取匕甸人舉鼎順出奠于其所"
+    r = run_on(extractor, text, text, ["腊腸胃亦相當", "膚以為特", "旅人取匕", "甸人舉鼎", "順出", "奠于其所"])
+    check(r.get("取"), actor="旅人", object="匕")
+    text = "宰夫執觶漿飲與其豐以進。賓挩手，興受。"
+    r = run_on(extractor, text, text)
+    assert r.all("飲") == []
+    check(r.get("進"), actor="宰夫")
+
+
 def test_one_bowed_with_after_the_act_is_no_new_subject(extractor):
     """士冠禮 (received text) as a 斷句 joins it: 主人揖贊者與賓揖|先入 (揖贊者，與賓揖，先入) — 與賓
     after the host's first bow is the one he bows with next, as at a clause's opening (與耦入於次:
