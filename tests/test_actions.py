@@ -1848,7 +1848,7 @@ def test_fu_hou_the_target_holder_is_a_participant_and_an_act(extractor):
 def test_the_one_who_declined_the_washing_does_not_wash(extractor):
     """卒洗 with no washer in the passage, right after X辭洗 / X不辭洗, is not X's: the other party
     named in the passage, else nobody named (工不辭洗。卒洗，升實爵: the host); 卒洗，主人盥: the one
-    who washes his hands next is not the one who washed the cup."""
+    who washes his hands next is not the one who washed the cup. 辭降 declines no washing."""
     r = xh(extractor, "05", 250)  # 工不辭洗。卒洗，升實爵。工不興，左瑟，一人拜受爵。
     assert [(a.actor, a.verb) for a in r.actions[1:4]] == [(None, "卒"), (None, "升"), (None, "實")]
     check(r.get("興"), actor="工", negated=True)
@@ -1856,6 +1856,11 @@ def test_the_one_who_declined_the_washing_does_not_wash(extractor):
     assert [(a.actor, a.verb) for a in r.actions] == [(None, "卒"), ("主人", "盥")]
     r = run_on(extractor, "卒洗，主人壹揖，壹讓，升。", "卒洗，主人壹揖，壹讓，升。")
     check(r.get("卒"), actor="主人")  # not a 盥: the one named next did wash
+    # 辭降 is no declining of the washing: who declines the other's coming down washes (士冠禮's 醮,
+    # received text: the guest takes the cup, declines the host's descent, finishes washing and pours)
+    text = "賓降取爵于篚，辭降如初；卒洗，升酌。冠者拜受，賓答拜如初。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions[2:6]] == [("賓", "辭"), ("賓", "卒"), ("賓", "升"), ("賓", "酌")]
 
 
 def test_a_verb_title_cut_off_alone_names_the_one_who_acts_next(extractor):

@@ -1023,9 +1023,13 @@ class _Run:
         return self.emitted[-1]
 
     def declined_before(self, passage: int) -> Optional[str]:
-        """The actor of this passage's last act if it was a 辭 (辭洗, 降辭, 不辭洗), else None."""
+        """The actor of this passage's last act if it was a 辭 (辭洗, 降辭, 不辭洗), else None. Not 辭降:
+        who declines the other's coming down with him is the one washing (賓降，主人辭降…主人卒洗; 士冠禮
+        賓降取爵于篚，辭降如初；卒洗: the guest's)."""
         last = self._last_of(passage)
-        return last.actor_key if last is not None and last.lemma == "辭" else None
+        if last is None or last.lemma != "辭" or (last.action.object or "") == "降":
+            return None
+        return last.actor_key
 
     def _answered_emptier(self, passage: int) -> Optional[str]:
         """The one who answered the bow of the carried actor after he emptied the cup (卒爵, 卒觶)
