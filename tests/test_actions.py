@@ -2551,6 +2551,19 @@ def test_the_cooks_men_and_the_drink_of_the_lords_meal(extractor):
     check(r.get("進"), actor="宰夫")
 
 
+def test_the_basin_standing_is_no_washing(extractor):
+    """士冠禮's 醮 (received text): 洗有篚在西 — the basin has its basket to the west — and 洗在阼階東南
+    are the basin where it stands, no act of washing by anyone (which would also make whoever washed
+    the one who finishes the washing later: 卒洗 stays the guest's)."""
+    text = "洗有篚在西，南順。賓降取爵于篚，辭降如初；卒洗，升酌。"
+    r = run_on(extractor, text, text)
+    assert r.all("洗") == []
+    check(r.get("卒"), actor="賓", object="洗")
+    text = "洗在阼階東南，篚在洗西。"
+    r = run_on(extractor, text, text)
+    assert r.actions == []
+
+
 def test_one_bowed_with_after_the_act_is_no_new_subject(extractor):
     """士冠禮 (received text) as a 斷句 joins it: 主人揖贊者與賓揖|先入 (揖贊者，與賓揖，先入) — 與賓
     after the host's first bow is the one he bows with next, as at a clause's opening (與耦入於次:

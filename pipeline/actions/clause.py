@@ -711,6 +711,9 @@ class _Walk:
         """A closed-list character used as a thing or place here (辭洗, 卒洗, 設洗, 適洗, 取祭)?"""
         t = self.toks[i]
         last = self.last
+        nxt = self.tok(i + 1)
+        if t.text == self.voc.normalise("洗") and nxt is not None and nxt.text in self.voc.basin_stands:
+            return True  # 洗在阼階東南, 洗有篚在西 (士冠禮): the basin stands there, no washing
         adjacent = last is not None and self.last_verb_index == i - 1
         if adjacent:
             objs = self.voc.act_objects.get(self.voc.normalise(last.lemma), False)

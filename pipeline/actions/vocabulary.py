@@ -149,6 +149,8 @@ NOUN_WORDS = ("庭實 反面 從父 從祖 從母 從服 適子 適孫 適婦 �
 ABOUT_TO = "將"
 #: the hands: a place only after 于 (實于左手), manner elsewhere (尚左手, 左執爵)
 HANDS = set("左手 右手".split())
+#: after 洗 these make it the basin standing somewhere (洗在阼階東南; 士冠禮 洗有篚在西), not the washing
+BASIN_STANDS = set("在 有".split())
 #: 相 "each other" before these (相左, 相右, 相揖, 相拜) is an adverb, not the 相 (the assistant)
 MUTUAL_AFTER_XIANG = set("左 右 揖 拜 見 交 答 荅".split())
 #: the count prefixes 再 三 壹 apply to these only (三獻 is "third presentation")
@@ -207,6 +209,7 @@ class Vocabulary:
     noun_after: dict[str, set[str]] = field(default_factory=dict)
     offering_sources: set[str] = field(default_factory=set)
     verb_titles: set[str] = field(default_factory=set)
+    basin_stands: set[str] = field(default_factory=set)
     assist_words: set[str] = field(default_factory=set)
     mutual_after_xiang: set[str] = field(default_factory=set)
     treating_verbs: set[str] = field(default_factory=set)
@@ -327,6 +330,7 @@ class Vocabulary:
         voc.noun_after = {n(k): norm_set(v) for k, v in NOUN_AFTER.items()}
         voc.offering_sources = norm_set(OFFERING_SOURCES)
         voc.verb_titles = norm_set(VERB_TITLES)
+        voc.basin_stands = norm_set(BASIN_STANDS)
         voc.assist_words = norm_set(ASSIST_WORDS)
         voc.mutual_after_xiang = norm_set(MUTUAL_AFTER_XIANG)
         voc.treating_verbs = norm_set(TREATING_VERBS)
