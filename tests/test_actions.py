@@ -2564,6 +2564,21 @@ def test_the_basin_standing_is_no_washing(extractor):
     assert r.actions == []
 
 
+def test_after_a_refused_answer_the_bower_goes_on_without_marks(extractor):
+    """士昏禮 (received text) as a 斷句 without a sentence end cuts it: 主人…迎于門外|再拜|賓不答拜|揖入 —
+    the editors end the sentence after 賓不答拜 and the host bows in, as he does in the punctuated
+    text; the guest, who did not answer, is not carried on. Before 遂 he is (覲禮 10 p4: 使者不答拜，
+    遂執玉, the gold's)."""
+    text = "主人如賓服迎于門外再拜賓不答拜揖入至于廟門揖入"
+    clauses = ["主人如賓服", "迎于門外", "再拜", "賓不答拜", "揖入", "至于廟門揖入"]
+    r = run_on(extractor, text, text, clauses)
+    assert [(a.actor, a.verb) for a in r.actions[3:]] == [("主人", "揖"), ("主人", "入"), ("主人", "揖"), ("主人", "入")]
+    text = "侯氏再拜使者不答拜遂執玉三揖"
+    r = run_on(extractor, text, text, ["侯氏再拜", "使者不答拜", "遂執玉", "三揖"])
+    check(r.get("執"), actor="使者")
+    check(r.get("揖"), actor="使者")
+
+
 def test_one_bowed_with_after_the_act_is_no_new_subject(extractor):
     """士冠禮 (received text) as a 斷句 joins it: 主人揖贊者與賓揖|先入 (揖贊者，與賓揖，先入) — 與賓
     after the host's first bow is the one he bows with next, as at a clause's opening (與耦入於次:

@@ -268,6 +268,8 @@ class _Run:
                 bows_on = not punctuated and text[cs:ce].strip(_TRIM)[:1] == self.x.normalise("揖")
                 self.new_sentence(revert=not bows_on)
                 current_sentence = sentence
+            elif not punctuated and self._refused_answer(text, cs):
+                self.new_sentence()  # 再拜賓不答拜|揖入 (士昏禮 without marks): the bower goes on, as after 。
             trimmed = _trim(text, cs, ce)
             if trimmed is None:
                 continue
@@ -349,6 +351,13 @@ class _Run:
 
         return speech_runs_on(text, clauses, said_until, opens_unnamed, self.x.speech_words,
                               self.x.narrative_openers, self.x.narrative_words, self.x.answer_words)
+
+    def _refused_answer(self, text: str, cs: int) -> bool:
+        """Is the clause at ``cs`` the first after a refused answer (賓不答拜) in text without marks?
+        The editors end the sentence there (主人…再拜，賓不答拜。揖入: the host bows in), and the 斷句
+        need not; not before 遂, which goes on with the one who did not answer (使者不答拜，遂執玉)."""
+        last = self.emitted[-1].action if self.emitted else None
+        return last is not None and last.response and last.negated and not text.startswith(self.x.normalise("遂"), cs)
 
     def _names_kept_whole(self, text: str, clauses: list[Span], sentences: list[Span]) -> tuple[list[Span], list[Span]]:
         """The 斷句's cuts inside a participant's name written twice in a row are none: 小臣師納卿|大夫|卿|
