@@ -2579,6 +2579,19 @@ def test_after_a_refused_answer_the_bower_goes_on_without_marks(extractor):
     check(r.get("揖"), actor="使者")
 
 
+def test_the_one_greeted_acts_next_in_the_same_clause(extractor):
+    """聘禮 (received text) as a 斷句 that never saw it cuts it: 用束帛|勞上介出請|入告 (勞。上介出請，入告)
+    — after 勞 (greeting, as 延 and 賜 treat a person) the one treated acts, in the clause too, not the
+    envoy 卿 carried from before; after another verb the one bowed to does not (賓厭眾賓升: the 賓 goes
+    up, 04's gold)."""
+    text = "君使卿朝服用束帛勞上介出請入告"
+    r = run_on(extractor, text, text, ["君使卿朝服", "用束帛", "勞上介出請", "入告"])
+    assert [(a.actor, a.verb) for a in r.actions] == [("上介", "出"), ("上介", "請"), ("上介", "入"), ("上介", "告")]
+    text = "賓厭眾賓升"
+    r = run_on(extractor, text, text, ["賓厭眾賓升"])
+    check(r.get("升"), actor="賓")
+
+
 def test_one_bowed_with_after_the_act_is_no_new_subject(extractor):
     """士冠禮 (received text) as a 斷句 joins it: 主人揖贊者與賓揖|先入 (揖贊者，與賓揖，先入) — 與賓
     after the host's first bow is the one he bows with next, as at a clause's opening (與耦入於次:

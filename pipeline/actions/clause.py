@@ -573,8 +573,10 @@ class _Walk:
             return j
         prev = self.tok(i - 1)
         repeated = prev is not None and ACTOR in prev.kinds and prev.text == self.toks[i].text
-        if not repeated and OTHERV in self.kinds(i - 1) and not (self.tok(j) is not None and self.toks[j].text == self.voc.also):
-            return j  # 賓厭眾賓升: the one bowed to, the bower goes on (勞|侯氏亦…迎: 亦 makes him the subject)
+        if not repeated and OTHERV in self.kinds(i - 1) and not (self.tok(j) is not None and self.toks[j].text == self.voc.also) \
+                and self.toks[i - 1].text not in self.voc.treating_verbs:
+            return j  # 賓厭眾賓升: the one bowed to, the bower goes on (勞|侯氏亦…迎: 亦 makes him the subject;
+            # after 勞 / 延 / 賜 the one treated acts: 用束帛勞上介出請, as a 斷句 joins 勞。上介出請)
         if not repeated and self.last is not None and self.last_verb_index == i - 1 \
                 and self.last.lemma in _GIVING and self.last.target is None:
             span, j = self._with_joined(span, j)
