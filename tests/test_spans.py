@@ -539,7 +539,8 @@ def test_a_participants_hand_is_no_place(processor):
     """聘禮 (received text; the corpus lacks the rite): 賓右取脯，左奉之 is the guest's right hand, as
     尸左執觶 is the 尸's left — 賓 the ACTOR of 取 and of the acts after it, not the place 賓右 (the
     lexicon's, for 主人賓右奠觚). Where someone is named before it (主人賓右奠觚) or no hand's act
-    follows (介右坐奠爵, 04 p173) it stays a place."""
+    follows (介右坐奠爵, 04 p173) it stays a place; without marks as well, unless the clause before ends
+    on a name (主人|賓右奠觚, tested in test_actions)."""
     def read(text):
         out = processor.process({"text": text, "meta": {"layer": "JING"}})
         return [(s["text"], s["label"]) for s in out["spans"]], [(a["actor"], a["verb"]) for a in out["actions"]]
@@ -547,6 +548,8 @@ def test_a_participants_hand_is_no_place(processor):
     spans, acts = read("賓右取脯，左奉之，乃歸，執以出。")
     assert spans[0] == ("賓", "ACTOR") and ("賓右", "LOCATION") not in spans
     assert acts == [("賓", "取"), ("賓", "執"), ("賓", "出")]
+    # without marks too, where no clause before it ends on a name (the 斷句 may cut a subject off)
+    assert read("賓右取脯左奉之乃歸執以出") == (spans, acts)
     spans, acts = read("主人賓右奠觚答拜，降盥。")
     assert ("賓右", "LOCATION") in spans and acts[0] == ("主人", "奠")
     spans, acts = read("主人實爵，酢于西階上，介右坐奠爵，遂拜，執爵興。")

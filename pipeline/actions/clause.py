@@ -106,18 +106,22 @@ class ClauseAnalyser:
     def __init__(self, vocabulary: Vocabulary):
         self.voc = vocabulary
 
-    def analyse(self, tokens: list[Token], clause: Span, marked: bool = True) -> list[Piece]:
+    def analyse(self, tokens: list[Token], clause: Span, marked: bool = True,
+                subject_cut: bool = False) -> list[Piece]:
         """The pieces of one clause; ``marked``: its text has its own marks (not the 斷句's clauses,
-        which can cut a subject off its act)."""
-        return _Walk(self.voc, tokens, clause, marked).run()
+        which can cut a subject off its act); ``subject_cut``: a 斷句's clause right after one that
+        ends on a participant's name (主人|賓右奠觚: maybe his subject)."""
+        return _Walk(self.voc, tokens, clause, marked, subject_cut).run()
 
 
 class _Walk:
-    def __init__(self, voc: Vocabulary, tokens: list[Token], clause: Span, marked: bool = True):
+    def __init__(self, voc: Vocabulary, tokens: list[Token], clause: Span, marked: bool = True,
+                 subject_cut: bool = False):
         self.voc = voc
         self.toks = tokens
         self.clause = clause
         self.marked = marked
+        self.subject_cut = subject_cut
         self.pieces: list[Piece] = []
         self._new_piece(None)
 
@@ -491,9 +495,9 @@ class _Walk:
         """Is the place at ``i`` (賓右, 主人右: beside a participant) a participant and his hand? So it is
         where it opens the clause with no one named and a hand's act follows (賓右取脯，左奉之, as 尸左執觶
         is written); 介右坐奠爵, 賓右北面至再拜 (a place, the gold's) and 主人賓右奠觚 (named before) stay places,
-        and so does any where the clause is the 斷句's (主人|賓右奠觚: the subject cut off)."""
+        and so does one where the 斷句 may have cut the subject off before it (主人|賓右奠觚, 07 p105)."""
         t = self.toks[i]
-        if not self.marked or self.verb_seen or self.subject is not None or t.text[-1:] not in _HANDS or len(t.text) < 2:
+        if (not self.marked and self.subject_cut) or self.verb_seen or self.subject is not None or t.text[-1:] not in _HANDS or len(t.text) < 2:
             return False
         nxt = self.tok(i + 1)
         return ACTOR in self.voc.kinds.get(t.text[:-1], ()) and nxt is not None and VERB in nxt.kinds \

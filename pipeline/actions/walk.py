@@ -294,7 +294,9 @@ class _Run:
                 continue  # 大師，則為之洗: the one the 則 clause is about, not its agent
             for ps, pe in unmasked(speech, cs, ce, said_until):
                 tokens = tokenize(text, ps, pe, self.voc, self.names)
-                pieces = self.x.analyser.analyse(tokens, trimmed, marked=punctuated)
+                cut = not punctuated and at > 0 and any(ch in "左右" for ch in text[ps + 1:ps + self.voc.max_len + 1]) \
+                    and self._ends_on_name(text, clauses[at - 1])  # only where a place of one side may open it
+                pieces = self.x.analyser.analyse(tokens, trimmed, marked=punctuated, subject_cut=cut)
                 for piece in pieces:
                     self._drop_rite_named(text, piece, ps, pe)
                     if self._commanded_alongside(view.text, piece, sentence):
@@ -351,6 +353,12 @@ class _Run:
 
         return speech_runs_on(text, clauses, said_until, opens_unnamed, self.x.speech_words,
                               self.x.narrative_openers, self.x.narrative_words, self.x.answer_words)
+
+    def _ends_on_name(self, text: str, clause: Span) -> bool:
+        """Does ``clause`` end on a participant's name?"""
+        cs, ce = clause
+        tail = tokenize(text, max(cs, ce - 2 * self.voc.max_len), ce, self.voc, self.names)
+        return bool(tail) and ACTOR in tail[-1].kinds
 
     def _refused_answer(self, text: str, cs: int) -> bool:
         """Is the clause at ``cs`` the first after a refused answer (賓不答拜) in text without marks?
