@@ -2592,6 +2592,14 @@ def test_the_one_greeted_acts_next_in_the_same_clause(extractor):
     check(r.get("升"), actor="賓")
 
 
+def test_the_carriages_that_follow_are_no_act(extractor):
+    """士昏禮 (received text): 從者畢玄端，乘墨車，從車二乘，執燭前馬 — 從車 are the carriages that follow
+    (a noun, as 從父 is kin), so no one 從s; the attendants hold the torches."""
+    text = "主人爵弁，纁裳緇袘，從者畢玄端，乘墨車，從車二乘，執燭前馬。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [("從者", "執")]
+
+
 def test_one_bowed_with_after_the_act_is_no_new_subject(extractor):
     """士冠禮 (received text) as a 斷句 joins it: 主人揖贊者與賓揖|先入 (揖贊者，與賓揖，先入) — 與賓
     after the host's first bow is the one he bows with next, as at a clause's opening (與耦入於次:

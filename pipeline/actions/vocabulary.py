@@ -143,8 +143,8 @@ TREATING_VERBS = set("延 勞 賜".split())
 #: 出妻 (a divorced wife), 從服 (mourning worn by extension), 命夫 / 命婦 (the ranked man and wife,
 #: as 喪服's 傳 defines them: 兄弟有命夫、命婦在焉 commands no one); the dragons rising and falling
 #: painted on the king's banner (覲禮: 象日月、升龍、降龍); and a cloth of N 升 (衰三升, 冠六升: the
-#: count of its threads, no ascent)
-NOUN_WORDS = ("庭實 反面 從父 從祖 從母 從服 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
+#: count of its threads, no ascent); 從車, the carriages that follow (士昏禮: 從車二乘, no one follows)
+NOUN_WORDS = ("庭實 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
 #: 將 before a verb: the act is about to be done, not done (公將射，則…; 予一人將受之)
 ABOUT_TO = "將"
 #: the hands: a place only after 于 (實于左手), manner elsewhere (尚左手, 左執爵)
