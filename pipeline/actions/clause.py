@@ -110,7 +110,8 @@ class ClauseAnalyser:
                 subject_cut: bool = False) -> list[Piece]:
         """The pieces of one clause; ``marked``: its text has its own marks (not the 斷句's clauses,
         which can cut a subject off its act); ``subject_cut``: a 斷句's clause right after one that
-        ends on a participant's name (主人|賓右奠觚: maybe his subject)."""
+        ends on a participant's name (主人|賓右奠觚: maybe his subject; the walk says so where a place of
+        one side may open the clause, all that reads it)."""
         return _Walk(self.voc, tokens, clause, marked, subject_cut).run()
 
 
@@ -497,7 +498,7 @@ class _Walk:
         is written); 介右坐奠爵, 賓右北面至再拜 (a place, the gold's) and 主人賓右奠觚 (named before) stay places,
         and so does one where the 斷句 may have cut the subject off before it (主人|賓右奠觚, 07 p105)."""
         t = self.toks[i]
-        if (not self.marked and self.subject_cut) or self.verb_seen or self.subject is not None or t.text[-1:] not in _HANDS or len(t.text) < 2:
+        if self.subject_cut or self.verb_seen or self.subject is not None or t.text[-1:] not in _HANDS or len(t.text) < 2:
             return False
         nxt = self.tok(i + 1)
         return ACTOR in self.voc.kinds.get(t.text[:-1], ()) and nxt is not None and VERB in nxt.kinds \

@@ -294,8 +294,7 @@ class _Run:
                 continue  # 大師，則為之洗: the one the 則 clause is about, not its agent
             for ps, pe in unmasked(speech, cs, ce, said_until):
                 tokens = tokenize(text, ps, pe, self.voc, self.names)
-                cut = not punctuated and at > 0 and any(ch in "左右" for ch in text[ps + 1:ps + self.voc.max_len + 1]) \
-                    and self._ends_on_name(text, clauses[at - 1])  # only where a place of one side may open it
+                cut = not punctuated and self._subject_maybe_cut(text, clauses, at, ps)
                 pieces = self.x.analyser.analyse(tokens, trimmed, marked=punctuated, subject_cut=cut)
                 for piece in pieces:
                     self._drop_rite_named(text, piece, ps, pe)
@@ -354,9 +353,14 @@ class _Run:
         return speech_runs_on(text, clauses, said_until, opens_unnamed, self.x.speech_words,
                               self.x.narrative_openers, self.x.narrative_words, self.x.answer_words)
 
-    def _ends_on_name(self, text: str, clause: Span) -> bool:
-        """Does ``clause`` end on a participant's name?"""
-        cs, ce = clause
+    def _subject_maybe_cut(self, text: str, clauses: list[Span], at: int, start: int) -> bool:
+        """Might the 斷句 have cut the subject of the clause ``at`` (read from ``start``) off into the
+        clause before, which ends on a participant's name (主人|賓右奠觚, 07 p105)? Asked only where
+        a place of one side may open the clause (左 / 右 near its start: the one rule that needs it,
+        the hand of 賓右取脯), so that no other clause tokenises the one before again."""
+        if at == 0 or not any(ch in "左右" for ch in text[start + 1:start + self.voc.max_len + 1]):
+            return False
+        cs, ce = clauses[at - 1]
         tail = tokenize(text, max(cs, ce - 2 * self.voc.max_len), ce, self.voc, self.names)
         return bool(tail) and ACTOR in tail[-1].kinds
 
