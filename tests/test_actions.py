@@ -2712,3 +2712,82 @@ def test_cut_speech_whose_clauses_open_on_participants_runs_to_the_answer(extrac
     # a speech answered at once still ends where the answer opens (07 p314: the lords reply)
     r = run_cut(extractor, "07", 314, "升|東楹之東受命于公|西階上北面命賓諸公卿大夫|公曰以我安賓|諸公卿大夫皆對曰|諾|敢不安。")
     check(r.get("對"), actor="諸公卿大夫")
+
+
+def test_the_offerings_laid_at_the_dish_are_a_place_and_both_are_offered_together(extractor):
+    """少牢 (received text): 尸受，同祭于豆祭 — the offerings already laid at the 豆 (豆祭, a noun in the
+    GUIDE) are where the 尸 offers, no second act of 祭; 兼祭 (offers the two together) is the act, as
+    繼射 is, not the offering pieces of 兼. Without marks a place or a thing after 祭 keeps it an act
+    (擩于醢祭于豆間)."""
+    text = "上佐食兼與黍以授尸。尸受，同祭于豆祭。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.all("祭")] == [("尸", "祭")]
+    check(r.get("祭"), location="豆祭")
+    text = "尸受，兼祭于豆祭，興。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.all("祭")] == [("尸", "祭")]
+    check(r.get("祭"), location="豆祭")
+    text = "尸擩于醢祭于豆間"
+    r = run_on(extractor, text, text, [text])
+    check(r.get("祭"), actor="尸", location="豆間")
+
+
+def test_its_contents_are_no_filling(extractor):
+    """聘禮 (received text): 其實棗蒸栗擇 — 其實 is what the baskets hold, no act of 實 (filling) by
+    whoever was named before; the envoy holds them both and comes forward."""
+    text = "夕，夫人使下大夫勞以二竹簋方，玄被纁裏，有蓋。其實棗蒸栗擇，兼執之以進。"
+    r = run_on(extractor, text, text)
+    assert r.all("實") == []
+    check(r.get("執"), object="之")
+
+
+def test_a_counted_pair_opens_its_act(extractor):
+    """少牢 (received text): 祝與二佐食皆出，盥于洗，入。二佐食各取黍于一敦 — the two assistants,
+    counted (as the dev gold's 二大夫), act together with the 祝 and then alone; before, the 二 made
+    the name the object of an unknown act and the 祝 took the grain. A count before a name whose
+    act the lexicon lacks stays as it was (大射 二大夫媵爵如初，請致者: the 小臣 asks, 07 p236's gold)."""
+    text = "祝與二佐食皆出，盥于洗，入。二佐食各取黍于一敦。"
+    r = run_on(extractor, text, text)
+    assert [a.actor for a in r.actions] == ["祝與二佐食"] * 3 + ["二佐食"]
+    r = xh(extractor, "07", 236)
+    assert [a.actor for a in r.all("請")] == ["小臣", "小臣"]
+
+
+def test_the_one_handed_a_thing_before_it(extractor):
+    """士昏禮 (received text): 主人降，授老鴈 / 賓降，授人脯 — the steward (老) and someone (人) are the
+    ones handed the goose and the dried meat, not part of the thing."""
+    text = "主人降，授老鴈。"
+    r = run_on(extractor, text, text)
+    check(r.get("授"), actor="主人", target="老", object="鴈")
+    text = "主人辭。賓降，授人脯，出。"
+    r = run_on(extractor, text, text)
+    check(r.get("授"), actor="賓", target="人", object="脯")
+
+
+def test_a_basin_among_the_listed_vessels(extractor):
+    """少牢 (received text): 司宮摡豆、籩、勺、爵、觚、觶、几、洗、篚于東堂下 — 洗 between 几 and 篚 is
+    the basin cleaned with the rest, no washing; 洗、酌 (07 p769: two acts) stays two acts."""
+    text = "司宮摡豆、籩、勺、爵、觚、觶、几、洗、篚于東堂下，勺、爵、觚、觶實于篚。"
+    r = run_on(extractor, text, text)
+    assert r.all("洗") == []
+    r = xh(extractor, "07", 769)
+    check(r.get("洗"), actor="主人")
+    check(r.get("酌"), actor="主人")
+
+
+def test_the_two_basins_of_the_wedding(extractor):
+    """士昏禮 (received text): 舅洗于南洗，姑洗于北洗 — one washing each, at the southern and the
+    northern basin (the places 南洗 / 北洗), not a second act of 洗."""
+    text = "舅姑共饗婦以一獻之禮。舅洗于南洗，姑洗于北洗，奠酬。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.all("洗")] == [("舅", "洗"), ("姑", "洗")]
+    check(r.get("洗"), location="南洗")
+    check(r.get("洗", 1), location="北洗")
+
+
+def test_the_place_of_an_act_the_lexicon_lacks_stays_with_it(extractor):
+    """特牲 p264: 實于左袂，挂于季指，卒角，拜 — 季指 (the little finger) is where the grain is hung, the
+    gold's 卒 has no place; 挂 is a verb outside the closed list, so its place is no stance for the
+    next act."""
+    r = xh(extractor, "15", 264)
+    check(r.get("卒"), object="角", location=None)

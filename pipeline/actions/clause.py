@@ -370,6 +370,11 @@ class _Walk:
                 self._pronoun(i)
             elif NUM in k and adjacent and self.last.object is None and VERB in self.kinds(i + 1):
                 self.last.object = (t.start, t.end)  # 搢三挾一个: three arrows, not a count of 挾
+            elif CHAR in k and adjacent and self.last.lemma == "授" and self.last.target is None \
+                    and t.text in self.voc.handed_persons and self._plain_thing(i + 1):
+                self.last.target = (t.start, t.end)  # 授人脯, 授老鴈 (士昏禮): to someone, to the steward
+                i = self._object(i + 1)
+                continue
             elif (CHAR in k or NUM in k) and adjacent and self._object_follows(i) \
                     and self.last.lemma not in _MOTION_TO_PLACE:
                 i = self._object(i)
@@ -721,6 +726,8 @@ class _Walk:
         nxt = self.tok(i + 1)
         if t.text == self.voc.normalise("洗") and nxt is not None and nxt.text in self.voc.basin_stands:
             return True  # 洗在阼階東南, 洗有篚在西 (士冠禮): the basin stands there, no washing
+        if self._listed_thing(i):
+            return True  # 摡豆、籩、勺、爵、觚、觶、几、洗、篚于東堂下 (少牢): the basin among the vessels
         adjacent = last is not None and self.last_verb_index == i - 1
         if adjacent:
             objs = self.voc.act_objects.get(self.voc.normalise(last.lemma), False)
@@ -734,6 +741,12 @@ class _Walk:
                 last.object = (t.start, t.end)
                 return True
         return False
+
+    def _listed_thing(self, i: int) -> bool:
+        """Is the closed-list thing at ``i`` an item of a list of things, 、 on both sides and a
+        thing beyond each (几、洗、篚)? 洗、酌 (two acts) has no thing before it."""
+        return all(AND in self.kinds(k) and PUNCT in self.kinds(k) for k in (i - 1, i + 1)) \
+            and self._plain_thing(i - 2) and self._plain_thing(i + 2)
 
     def _declined_then(self, last: Draft, x: str) -> bool:
         """辭 then an act it never declines (小臣正辭升): two acts, the refusal and the bower's climb."""
@@ -1010,6 +1023,17 @@ class _Walk:
             return False  # only a verb's object (取肺祭), not a place (擩于醢祭)
         return not self.kinds(j + 1) & {OBJECT, ZHI, PREP, LOCATION}
 
+    def _offering_place(self, j: int) -> bool:
+        """Is the 祭 at ``j``, closing a place after 于 that ends on a dish (于豆祭), the offerings laid
+        there rather than a new act? Not where a place or a thing follows it (擩于醢祭于豆間, the marks
+        lost: 祭 is the act)."""
+        t = self.tok(j)
+        if t is None or VERB not in t.kinds or t.lemma != "祭":
+            return False
+        if OBJECT not in self.kinds(j - 1) or self.toks[j - 1].text[-1:] not in self.voc.offering_sources:
+            return False
+        return not self.kinds(j + 1) & {OBJECT, ZHI, PREP, LOCATION}
+
     def _run_end(self, i: int) -> int:
         """End index of a place phrase starting at ``i`` (阼階上當楣, 篚下, 主人之北, 薦東)."""
         j = i
@@ -1059,6 +1083,8 @@ class _Walk:
         j = i + 1 if its_actor else self._run_end(i + 1)
         if j > i + 1 and ZHI in self.kinds(j) and self._plain_thing(j + 1):
             j += 2  # 酌于西方之尊: after 于 the vessel named by where it stands is the place
+        if j > i + 1 and self._offering_place(j):
+            j += 1  # 同祭于豆祭: the offerings already laid at the 豆 are the place (GUIDE: 豆祭 a noun)
         if j == i + 1:
             # 于 + participant: 酢于長賓, 授尸于筵前 … the person the act is done to; 於其長: his elder
             a = i + 2 if its_actor else i + 1

@@ -55,7 +55,7 @@ _LIE = "肆順括首陳鼓領枋縮末流"
 _CHAR_CLASSES: dict[str, str] = {
     "numerals": "一二三四五六七八九十兩",
     "handling": "執取受授撫挼贊實奠酌徹設加祭食", "handling_unknown": "執取受授奠設加徹實委薦洗酌舉奉抽分盛辭",
-    "after_unknown_thing": "于於以從授及、", "persons_after_giving": "人", "verb_nouns": "奠祭舉薦筮", "verb_noun_after": "于以乃、授",
+    "after_unknown_thing": "于於以從授及、", "persons_after_giving": "人", "handed_persons": "人老", "verb_nouns": "奠祭舉薦筮", "verb_noun_after": "于以乃、授",
     "service": "俎豆籩薦敦", "giving": "授受獻酬酢致送", "laid": "席筵",
     "attributes": "餘賢虛弛眾重", "tally_determiners": "左右餘賢",
     "gear": "決遂拾", "gear_before": "不袒襲", "gear_list": "決遂拾、", "in_turn_before": "取發",
@@ -68,7 +68,7 @@ _CHAR_CLASSES: dict[str, str] = {
 _WORDS: dict[str, str] = {
     "tally": "獲", "each": "每", "whenever": "凡", "defined": "為", "looked": "視", "bow": "拜",
     "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮", "jar": "尊", "eldest": "長",
-    "in_belt": "搢", "rest": "餘", "send": "使", "person": "人", "target": "侯", "bear": "負", "command": "命", "again": "又",
+    "in_belt": "搢", "rest": "餘", "send": "使", "hand_over": "授", "person": "人", "target": "侯", "bear": "負", "command": "命", "again": "又",
     "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容", "rice": "飯", "host_side": "阼", "cup": "爵", "raise_stopped": "作止", "offering": "祭", "declines_for": "辭以",
 }
 #: sets of words
@@ -486,7 +486,7 @@ def _placed(p: _Passage, spans: list[Span]) -> list[Span]:
 def _unnamed(p: _Passage, spans: list[Span]) -> list[Span]:
     """Things and participants written without their noun: the count of arrows put in the belt
     (搢三而挾一个: 三 are arrows), the rest of the tallies put down (委其餘于中西: 餘, 其 outside),
-    the one sent (使人受俎: 人), the holder of the target heading a clause or commanded (負侯許諾,
+    the one sent (使人受俎: 人), the one handed a thing (授人脯, 授老鴈: 人, 老), the holder of the target heading a clause or commanded (負侯許諾,
     命負侯; 執旌負侯 is the act)."""
     c, t = _chars(), p.text
     cov = _covered(t, spans)
@@ -501,6 +501,10 @@ def _unnamed(p: _Passage, spans: list[Span]) -> list[Span]:
     for i in _positions(t, c["send"]):
         if t[i + 1:i + 2] == c["person"] and not cov[i + 1]:
             out.append((i + 1, i + 2, "ACTOR"))  # 使人受俎
+    thing_starts = {s for s, _e, label in spans if label == "OBJECT"}
+    for i in _positions(t, c["hand_over"]):
+        if t[i + 1:i + 2] and t[i + 1] in c["handed_persons"] and not cov[i + 1] and i + 2 in thing_starts:
+            out.append((i + 1, i + 2, "ACTOR"))  # 授人脯, 授老鴈: the one handed the thing
     targets = {s: (s, e) for s, e, label in spans if label == "OBJECT" and t[s:e] == c["target"]}
     for i in _positions(t, c["bear"]):
         if i + 1 in targets and not cov[i] and (p.boundary_before(i) or p.before(i) == c["command"]):
@@ -847,7 +851,8 @@ def _with_names(spans: Sequence[Span], names: Iterable[tuple[int, int]],
     nor the span model marked (使者 of a chapter whose participants the lexicon lacks); a span inside
     a subject stays as the spans have it (主婦 where 婦 is marked). A subject the extractor read at
     the head of a place of one side (賓右取脯: the guest's right hand, not the place 賓右) takes that
-    place's span, the hand left unmarked as in 尸左執觶."""
+    place's span, the hand left unmarked as in 尸左執觶; a subject that is a group with its count
+    (二佐食) takes the span of the name inside it."""
     out = SortedSpans(spans)
     for s, e in names:
         inside, crossing = out.around(s, e)
@@ -858,6 +863,8 @@ def _with_names(spans: Sequence[Span], names: Iterable[tuple[int, int]],
             out.replace([], (s, e, "ACTOR"))
         elif text[e:e + 1] in _chars()["sides"] and out.around(s, e + 1) == ([(s, e + 1, "LOCATION")], False):
             out.replace([(s, e + 1, "LOCATION")], (s, e, "ACTOR"))
+        elif text[s:s + 1] in _chars()["numerals"] and out.around(s, e) == ([(s + 1, e, "ACTOR")], False):
+            out.replace([(s + 1, e, "ACTOR")], (s, e, "ACTOR"))  # 二佐食: the pair, counted, as the dev gold's 二大夫
     return out.items
 
 

@@ -76,6 +76,11 @@ def iter_tokens(text: str, start: int, end: int, voc: Vocabulary, names: Optiona
             yield Token(i, i + 1, ch, frozenset({PUNCT}))
             i += 1
             continue
+        counted = _counted_group(text, i, start, end, voc)
+        if counted:
+            yield Token(i, i + counted, text[i:i + counted], frozenset({"ACTOR"}))  # 二佐食: the pair
+            i += counted
+            continue
         length = longest_match(text, i, end, voc)
         if length > 1:
             word = text[i : i + length]
@@ -145,6 +150,33 @@ class TokenStream:
                 return None
             self.read.append(token)
         return self.read[n]
+
+
+#: what may stand right before a counted group (besides the clause start): the marks and words that join names
+_GROUP_JOINS = "、與与及"
+
+
+def _counted_group(text: str, i: int, start: int, end: int, voc: Vocabulary) -> int:
+    """Length of a count of two or more and the participant written after it (二佐食), where the
+    count opens the clause or follows a joining word (祝與二佐食) and a closed-list act follows the
+    name (after 皆 / 各), else 0."""
+    if text[i] not in voc.group_counts or i + 1 >= end:
+        return 0
+    before = text[start:i].rstrip()
+    if before and before[-1] not in _GROUP_JOINS:
+        return 0
+    if "ACTOR" in voc.kinds.get(text[i:i + longest_match(text, i, end, voc)], ()):
+        return 0  # 二人, 三耦: the lexicon's own word
+    name = longest_match(text, i + 1, end, voc)
+    kinds = voc.kinds.get(text[i + 1:i + 1 + name], ())
+    if not name or "ACTOR" not in kinds or "OBJECT" in kinds:
+        return 0
+    after = i + 1 + name
+    while after < end and text[after] in voc.group_adverbs:
+        after += 1
+    act = longest_match(text, after, end, voc)
+    # only where the group acts at once (二佐食各取黍); 二大夫媵爵如初, 三笙一和而成聲 name no act here
+    return 1 + name if act and "VERB" in voc.kinds.get(text[after:after + act], ()) else 0
 
 
 def _name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:

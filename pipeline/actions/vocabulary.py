@@ -55,7 +55,7 @@ OTHER_VERBS = (
     "戒 速 厭 謀 舉 羞 至 視 哭 踊 致 遷 載 錯 布 陳 張 縣 作 使 帥 止 拂 扱 兼 擩 食 嘗 飯 酳 奉 "
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
     "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
-    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求"
+    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂"
 ).split()
 #: 拜's purposes, folded into the 拜 tuple (SCHEMA: 拜送爵, 拜受爵, 拜洗, 拜至, 拜辱, 拜既爵).
 PURPOSES = "送 受 洗 至 辱 既爵 崇酒 妥 酒".split()
@@ -91,6 +91,9 @@ OPEN_OBJECT_VERBS = set("取 執 奠 設 加 徹 受 授 實 委 袒 洗 釋".sp
 NOT_THINGS = set("之 其 於 于 以 而 者 也 焉 矣 諸 乎 則 乃 遂 亦 又 皆 各 命 如 若 與 及 所 自 此 彼 是 人 旅".split())
 #: what follows 長 when it is a length, not the eldest (長如笴, 杠長三仞, 長尺有握, 長脅 the long ribs)
 LENGTH_AFTER = "如一二三四五六七八九十尺寸丈仞尋笴武有脅"
+#: the one handed a thing, written between 授 and the thing without being a named participant:
+#: 人 someone, 老 the house steward (士昏禮 主人降，授老鴈; 授人脯; 聘禮 授老幣)
+HANDED_PERSONS = set("人 老".split())
 #: characters of the closed list that are also nouns (祭 the offering, 薦 the dishes, 洗 the basin)
 NOUNABLE = set("祭 薦 命 射 洗 降 拜 升 盥 酬".split())
 #: nounable characters received that are no thing (受命 the charge, 受酬 the pledge): no object
@@ -143,8 +146,9 @@ TREATING_VERBS = set("延 勞 賜".split())
 #: 出妻 (a divorced wife), 從服 (mourning worn by extension), 命夫 / 命婦 (the ranked man and wife,
 #: as 喪服's 傳 defines them: 兄弟有命夫、命婦在焉 commands no one); the dragons rising and falling
 #: painted on the king's banner (覲禮: 象日月、升龍、降龍); and a cloth of N 升 (衰三升, 冠六升: the
-#: count of its threads, no ascent); 從車, the carriages that follow (士昏禮: 從車二乘, no one follows)
-NOUN_WORDS = ("庭實 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
+#: count of its threads, no ascent); 從車, the carriages that follow (士昏禮: 從車二乘, no one follows);
+#: 其實, a vessel's contents (聘禮 其實棗蒸栗擇; 士喪禮 兩瓦甒，其實醴酒: no one fills)
+NOUN_WORDS = ("庭實 其實 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
 #: 將 before a verb: the act is about to be done, not done (公將射，則…; 予一人將受之)
 ABOUT_TO = "將"
 #: the hands: a place only after 于 (實于左手), manner elsewhere (尚左手, 左執爵)
@@ -157,8 +161,15 @@ MUTUAL_AFTER_XIANG = set("左 右 揖 拜 見 交 答 荅".split())
 COUNTED_VERBS = set("拜 揖 讓 辭".split())
 #: 眾 alone is "the many" (the rest of the participants) where 皆 follows it (眾皆繼射)
 CROWD = "眾"
-#: 繼 "go on to, in turn": the closed-list character after it is the act, not a thing (眾賓繼射)
-CONTINUING = ("繼",)
+#: a count of two or more written before a participant that opens a clause, or joins one by 與 / 及 /
+#: 、, is part of the name: the pair or group acts (少牢 二佐食各取黍于一敦, 祝與二佐食皆出; the dev
+#: gold's 二大夫). Not 一: 一小射正授弓 is one of them, named 小射正 in the gold
+GROUP_COUNTS = set("二三四五六七八九十兩")
+#: what may stand between such a group and its act (二佐食各取黍, 祝與二佐食皆出)
+GROUP_ADVERBS = set("皆 各".split())
+#: 繼 "go on to, in turn" and 兼 "both together": the closed-list character after them is the act,
+#: not a thing (眾賓繼射; 少牢 兼祭于豆祭, offers the two together)
+CONTINUING = ("繼", "兼")
 #: places that are also things (席, 筵, 洗 …): a place after a motion verb or 于
 PLACE_NOUNS = set("席 筵 洗 篚 俎 豆 侯 物 乏 位 堂 階 序 門 房 戶".split())
 
@@ -244,6 +255,9 @@ class Vocabulary:
     measured: frozenset = frozenset()
     continuing: frozenset = frozenset()
     crowd: str = CROWD
+    group_counts: frozenset = frozenset()
+    group_adverbs: frozenset = frozenset()
+    handed_persons: frozenset = frozenset()
     measures: frozenset = frozenset()
     its: str = "其"
     all_word: str = "皆"
@@ -353,6 +367,9 @@ class Vocabulary:
         voc.received_not_things = frozenset(n(x) for x in ("命", "酬"))
         voc.continuing = frozenset(n(x) for x in CONTINUING)
         voc.crowd = n(CROWD)
+        voc.group_counts = norm_set(GROUP_COUNTS)
+        voc.group_adverbs = norm_set(GROUP_ADVERBS)
+        voc.handed_persons = norm_set(HANDED_PERSONS)
         voc.measured = frozenset(n(x) for x in ("長",))  # 長 the eldest, or a length
         voc.measures = frozenset(n(LENGTH_AFTER))
         voc.ranks = frozenset(n(x) for x in ("公", "諸公", "卿", "大夫", "士", "上大夫", "下大夫", "小卿", "孤卿", "卿大夫", "公卿", "士大夫", "子姓", "兄弟"))
