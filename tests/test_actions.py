@@ -2791,3 +2791,38 @@ def test_the_place_of_an_act_the_lexicon_lacks_stays_with_it(extractor):
     next act."""
     r = xh(extractor, "15", 264)
     check(r.get("卒"), object="角", location=None)
+
+
+def test_the_assistant_named_alone_acts(extractor):
+    """士昏禮's 同牢 (received text): 贊 alone is the assistant (贊者) where he stands, answers or leads
+    (贊戶內北面答拜, 贊以肝從), or opens a passage where no one is carried to assist (贊洗爵，酌酳主人);
+    after a named actor it is "assists", his act (大射 p522 取決，興，贊設決: the 小射正 sets it, the gold's)."""
+    text = "贊洗爵，酌酳主人，主人拜受，贊戶內北面答拜。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [("贊", "洗"), ("贊", "酌"), ("主人", "拜"), ("贊", "拜")]
+    check(r.get("拜", 1), location="戶內", facing="北面", response=True)
+    text = "卒爵，皆拜。贊答拜，受爵。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions[-2:]] == [("贊", "拜"), ("贊", "受")]
+    r = xh(extractor, "07", 522)
+    check(r.get("設"), actor="小射正")
+
+
+def test_an_act_outside_the_list_and_its_participant_is_no_name():
+    """士昏禮 (received text): 酳婦亦如之 — the span model reads 酳婦 as one name; 酳 (to give the rinsing
+    cup) is a verb outside the closed list and 婦 a participant, so no name 酳婦 carries on to 皆祭."""
+    from pipeline.process import DocumentProcessor
+
+    proc = DocumentProcessor()
+    out = proc.process({"text": "贊洗爵，酌酳主人，主人拜受，贊戶內北面答拜。酳婦亦如之。皆祭。", "meta": {"layer": "JING"}})
+    assert "酳婦" not in {a["actor"] for a in out["actions"]}, [(a["actor"], a["verb"]) for a in out["actions"]]
+
+
+def test_the_cap_and_the_matching_dish(extractor):
+    """士冠禮 受爵弁 — the sparrow-brown cap, no cup 爵 in it; 士昏禮 對敦于北 — the matching 敦, no reply."""
+    text = "賓降三等，受爵弁，加之。"
+    r = run_on(extractor, text, text)
+    check(r.get("受"), actor="賓", object="爵弁")
+    text = "贊啟會，卻于敦南，對敦于北。贊告具。"
+    r = run_on(extractor, text, text)
+    assert r.all("對") == []

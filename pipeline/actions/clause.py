@@ -82,6 +82,9 @@ class Piece:
     topic: Optional[Span] = None
     #: the subject only assists (宗人贊祭, 庶子贊授肺): the principal stays the carried actor
     assist: bool = False
+    #: 贊 opening the piece with no subject before it: the assistant himself where no one is carried
+    #: (士昏禮 贊洗爵，酌酳主人 opening its passage), else the carried actor assisting (贊設決)
+    assistant: Optional[Span] = None
     #: the subject is the one made to act (使人執俎從之, 使二人舉觶): the acts are his
     causee: bool = False
     #: the causee was sent off (遣佐食及執事盥，出): the acts after his clause are his too
@@ -263,7 +266,17 @@ class _Walk:
                 if t.text in ("使", "作", "戒", "擯", "摈"):
                     self.command = True  # 作上耦射, 戒諸公卿大夫射, 擯升降: bidden, warned of, ushered: not done
                 if t.text in self.voc.assist_words and not self.piece.acts:
+                    if i == self.piece_start and self.subject is None and self._assistant_acts(i):
+                        span = (t.start, t.end)  # 贊戶內北面答拜, 贊答拜, 贊以肝從 (士昏禮): the 贊 acts
+                        self.piece.mentions.append(span)
+                        self.subject = self.piece.subject = span
+                        self.verb_seen = False
+                        self.piece.other_verb = False
+                        i += 1
+                        continue
                     self.piece.assist = True
+                    if i == self.piece_start and self.subject is None:
+                        self.piece.assistant = (t.start, t.end)
                 if t.text in self.voc.treating_verbs and ZHI in self.kinds(i + 1) and not self.piece.acts:
                     self.piece.treats_other = True  # 擯者延之, 王勞之: the one treated acts next
                 if t.text in self.voc.treating_verbs and ACTOR in self.kinds(i + 1) and not self.piece.acts \
@@ -742,6 +755,14 @@ class _Walk:
                 return True
         return False
 
+    def _assistant_acts(self, i: int) -> bool:
+        """Is the 贊 at ``i``, opening its piece, the assistant as a participant (士昏禮 贊戶內北面答拜,
+        贊答拜, 贊以肝從)? A place, a facing, an answer or 以 after him: a person stands, answers and
+        leads; a closed-list act right after it is assisted (大射 贊設決: the 小射正's)."""
+        nxt = self.tok(i + 1)
+        return nxt is not None and VERB not in nxt.kinds and bool(nxt.kinds & {LOCATION, FACING_KIND, RESP} or (
+            WITH in nxt.kinds and nxt.text == self.voc.normalise("以")))
+
     def _listed_thing(self, i: int) -> bool:
         """Is the closed-list thing at ``i`` an item of a list of things, 、 on both sides and a
         thing beyond each (几、洗、篚)? 洗、酌 (two acts) has no thing before it."""
@@ -805,10 +826,12 @@ class _Walk:
                 and self.kinds(i + 1) & {VERB, OTHERV}:
             self.command = True  # 公有命徹冪: the act commanded is not done
             return i + 1
-        if x in self.voc.nounable and ((OTHERV in self.kinds(i - 1) and self.toks[i - 1].text not in self.voc.continuing) or (
+        opened_by_assistant = self.piece.assistant is not None and i - 1 == self.piece_start
+        if x in self.voc.nounable and ((OTHERV in self.kinds(i - 1) and self.toks[i - 1].text not in self.voc.continuing
+                                        and not opened_by_assistant) or (
                 WITH in self.kinds(i - 1) and self.kinds(i + 1) & {VERB, OTHERV}
                 and x != self.voc.normalise("拜"))):  # 以拜賜: to bow for the gift, an act
-            return i + 1  # 聽命, 致命, 以命升賓: the command as a thing
+            return i + 1  # 聽命, 致命, 以命升賓: the command as a thing (贊洗爵 opening a clause: the act)
         if x == self.voc.normalise("命") and i > 1 and ACTOR in self.kinds(i - 1) and WITH in self.kinds(i - 2):
             return i + 1  # 以君命使: the lord's command, a thing
         if x in self.voc.nounable and self.tok(i - 1) is not None and self.toks[i - 1].text == self.voc.normalise("得"):

@@ -202,9 +202,12 @@ class ActionExtractor:
             rest = text[e:e + 8]
             return voc.ye in rest[:next((k for k, ch in enumerate(rest) if ch in SENTENCE_MARKS), len(rest))]
 
+        def act_on_one(s: int, e: int) -> bool:  # 酳婦亦如之 (士昏禮): an act outside the closed list and its participant
+            return e - s > 1 and "OTHERV" in kinds.get(text[s], ()) and "ACTOR" in kinds.get(text[s + 1:e], ())
+
         names = {s: e for s, e, label in spans if label == "ACTOR" and (e - s > 1 or text[s] not in kinds)
                  and "ACTOR" not in kinds.get(text[s:e], ()) and text[s] not in voc.causatives
-                 and not thing_at_end(s, e) and not defined(e)}
+                 and not thing_at_end(s, e) and not defined(e) and not act_on_one(s, e)}
         return names or None
 
     def extract_text(self, raw: str, start: int = 0, end: Optional[int] = None) -> list[Action]:

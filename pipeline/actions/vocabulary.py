@@ -113,8 +113,8 @@ DISPATCHING = set("遣".split())
 #: dish words that are also closed-list verbs (薦 "the offerings"): a thing after 其 / 辟 or a
 #: possessor (主婦薦、俎), or when a list of things goes on (薦、俎)
 DISH_NOUNS = set("薦".split())
-#: 對 is "facing, opposite" (筵對席, 長兄弟對之), not the reply, before these
-NOT_REPLY_AFTER = set("之 席 筵".split())
+#: 對 is "facing, opposite" (筵對席, 長兄弟對之; 士昏禮 對敦于北, 設對醬于東: the matching dish), not the reply, before these
+NOT_REPLY_AFTER = set("之 席 筵 敦 醬".split())
 #: verbs whose object is the act declined or finished (辭洗, 辭降, 卒洗, 卒爵)
 #: (辭 + 升 is never "declines the climb" in the corpus: the editors write 小臣正辭，升 — one declines,
 #: the bower climbs)
@@ -147,8 +147,9 @@ TREATING_VERBS = set("延 勞 賜".split())
 #: as 喪服's 傳 defines them: 兄弟有命夫、命婦在焉 commands no one); the dragons rising and falling
 #: painted on the king's banner (覲禮: 象日月、升龍、降龍); and a cloth of N 升 (衰三升, 冠六升: the
 #: count of its threads, no ascent); 從車, the carriages that follow (士昏禮: 從車二乘, no one follows);
-#: 其實, a vessel's contents (聘禮 其實棗蒸栗擇; 士喪禮 兩瓦甒，其實醴酒: no one fills)
-NOUN_WORDS = ("庭實 其實 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
+#: 其實, a vessel's contents (聘禮 其實棗蒸栗擇; 士喪禮 兩瓦甒，其實醴酒: no one fills); 爵弁, the
+#: sparrow-brown cap (士冠禮 受爵弁，加之: the cap received, no cup 爵 in it)
+NOUN_WORDS = ("庭實 其實 爵弁 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
 #: 將 before a verb: the act is about to be done, not done (公將射，則…; 予一人將受之)
 ABOUT_TO = "將"
 #: the hands: a place only after 于 (實于左手), manner elsewhere (尚左手, 左執爵)

@@ -664,6 +664,13 @@ class _Run:
         揖|退耦反位, often stands after a sentence end the 斷句 missed: 揖，退。耦反位)."""
         w = view.written
         subject = w(*piece.subject) if piece.subject else None
+        if subject is None and piece.assistant is not None and self.current is None:
+            # 贊洗爵，酌酳主人 opening the passage (士昏禮): no one to assist, the 贊 acts
+            piece.subject, piece.assist = piece.assistant, False
+            for d in piece.acts:
+                d.subject = d.subject or piece.assistant
+            subject = w(*piece.assistant)
+            self.named.append((subject, sentence))
         for span in piece.mentions:
             self.named.append((w(*span), sentence))
         principal = self.current
