@@ -2826,3 +2826,13 @@ def test_the_cap_and_the_matching_dish(extractor):
     text = "贊啟會，卻于敦南，對敦于北。贊告具。"
     r = run_on(extractor, text, text)
     assert r.all("對") == []
+
+
+def test_the_assistant_after_an_act_the_duanju_joined_opens_his_own(extractor):
+    """士昏禮 (received text) as a 斷句 that never saw it cuts it: 皆祭贊以肝從|…|皆拜贊答拜|受爵 (皆祭。
+    贊以肝從; 皆拜。贊答拜，受爵) — a 贊 right after an act, before 以 or an answer, opens his own act as
+    he does after the editors' marks; the couple's acts before him stay theirs."""
+    text = "皆祭贊以肝從皆振祭卒爵皆拜贊答拜受爵"
+    r = run_on(extractor, text, text, ["皆祭贊以肝從", "皆振祭", "卒爵", "皆拜贊答拜", "受爵"])
+    check(r.get("從"), actor="贊")
+    assert [(a.actor, a.verb, a.response) for a in r.actions[-2:]] == [("贊", "拜", True), ("贊", "受", False)]

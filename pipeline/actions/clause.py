@@ -258,6 +258,19 @@ class _Walk:
                     and self.last.lemma in self.voc.handling_verbs:
                 i = self._object(i)  # 以笥受決、拾: the gear handled, not the act of putting it on
                 continue
+            if OTHERV in k and t.text in self.voc.assist_words and not self.command and self._assistant_acts(i):
+                span = (t.start, t.end)
+                if self.piece.acts and self.last_verb_index == i - 1:
+                    self._close()  # 皆祭贊以肝從 (皆祭。贊以肝從, joined by a 斷句): the 贊 opens his own act
+                    self._new_piece(span)
+                    self.piece.mentions.append(span)
+                    i += 1
+                    continue
+                if i == self.piece_start and self.subject is None:
+                    self.piece.mentions.append(span)  # 贊戶內北面答拜, 贊答拜, 贊以肝從 (士昏禮): the 贊 acts
+                    self.subject = self.piece.subject = span
+                    i += 1
+                    continue
             if OTHERV in k or (AND in k and PUNCT not in k and self.kinds(i + 1) & {LOCATION, DANG}):
                 self.verb_seen = True
                 self.piece.other_verb = True
@@ -266,14 +279,6 @@ class _Walk:
                 if t.text in ("使", "作", "戒", "擯", "摈"):
                     self.command = True  # 作上耦射, 戒諸公卿大夫射, 擯升降: bidden, warned of, ushered: not done
                 if t.text in self.voc.assist_words and not self.piece.acts:
-                    if i == self.piece_start and self.subject is None and self._assistant_acts(i):
-                        span = (t.start, t.end)  # 贊戶內北面答拜, 贊答拜, 贊以肝從 (士昏禮): the 贊 acts
-                        self.piece.mentions.append(span)
-                        self.subject = self.piece.subject = span
-                        self.verb_seen = False
-                        self.piece.other_verb = False
-                        i += 1
-                        continue
                     self.piece.assist = True
                     if i == self.piece_start and self.subject is None:
                         self.piece.assistant = (t.start, t.end)
