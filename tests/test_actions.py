@@ -2836,3 +2836,28 @@ def test_the_assistant_after_an_act_the_duanju_joined_opens_his_own(extractor):
     r = run_on(extractor, text, text, ["皆祭贊以肝從", "皆振祭", "卒爵", "皆拜贊答拜", "受爵"])
     check(r.get("從"), actor="贊")
     assert [(a.actor, a.verb, a.response) for a in r.actions[-2:]] == [("贊", "拜", True), ("贊", "受", False)]
+
+
+def test_the_lords_refusal_of_the_guests_coming_down_leaves_the_guest_acting(extractor):
+    """聘禮's 禮賓 (received text): 賓降辭幣，公降一等辭。栗階升，聽命，降拜，公辭。升，再拜稽首，受幣 — the
+    lord comes down a step to refuse the guest's coming down; it is the guest who hurries up, hears the
+    charge, bows below, goes up again and receives the gift (before: the lord, for all of it). As the
+    bow declined lets the bower go on (下拜，小臣正辭，升成拜)."""
+    text = "擯者進相幣。賓降辭幣，公降一等辭。栗階升，聽命，降拜，公辭。升，再拜稽首，受幣，當東楹，北面退，東面俟。公壹拜，賓降也，公再拜。"
+    r = run_on(extractor, text, text)
+    assert [a.actor for a in r.all("升")] == ["賓", "賓"]
+    check(r.get("受"), actor="賓", object="幣")
+    assert [a.actor for a in r.all("辭")] == ["賓", "公", "公"]
+
+
+def test_officers_feeding_each_other_and_the_gift_that_urges(extractor):
+    """公食大夫禮's 記 of 大夫相食 (received text): 相 before 食 is "each other", no 相 (the assistant)
+    joined to the 大夫 as one name; 侑幣, the gift that urges the guest to eat, holds no 侑 (the
+    participant of 有司徹) who would then be carried on."""
+    text = "大夫相食，親戒速。迎賓于門外，拜至，皆如饗拜。降盥。"
+    r = run_on(extractor, text, text)
+    assert {a.actor for a in r.actions} == {"大夫"}
+    text = "辭幣，降一等，主人從。受侑幣，再拜稽首。主人送幣，亦然。辭於主人，降一等，主人從。"
+    r = run_on(extractor, text, text)
+    check(r.get("受"), object="侑幣", target=None)
+    assert "侑" not in {a.actor for a in r.actions}

@@ -478,6 +478,9 @@ class _Walk:
         naming where it stands (主人介右答拜: at the 介's right) or whose thing follows (賓主人之北)?"""
         if self.toks[j].text == self.toks[j - 1].text:
             return False  # 速賓賓朝服: the one fetched, then the same one acts
+        if self.toks[j].text == self.voc.xiang and self.tok(j + 1) is not None \
+                and self.toks[j + 1].text in self.voc.mutual_after_xiang:
+            return False  # 大夫相食 (公食大夫禮): the officers feed each other, no 相 (assistant) beside them
         k = j - 1
         while self.kinds(k) & {ACTOR, AND}:
             k -= 1

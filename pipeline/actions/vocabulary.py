@@ -148,16 +148,18 @@ TREATING_VERBS = set("延 勞 賜".split())
 #: painted on the king's banner (覲禮: 象日月、升龍、降龍); and a cloth of N 升 (衰三升, 冠六升: the
 #: count of its threads, no ascent); 從車, the carriages that follow (士昏禮: 從車二乘, no one follows);
 #: 其實, a vessel's contents (聘禮 其實棗蒸栗擇; 士喪禮 兩瓦甒，其實醴酒: no one fills); 爵弁, the
-#: sparrow-brown cap (士冠禮 受爵弁，加之: the cap received, no cup 爵 in it)
-NOUN_WORDS = ("庭實 其實 爵弁 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
+#: sparrow-brown cap (士冠禮 受爵弁，加之: the cap received, no cup 爵 in it); 侑幣, the gift that urges
+#: the guest to eat (公食大夫禮 受侑幣: no 侑, the participant of 有司徹, is in it)
+NOUN_WORDS = ("庭實 其實 爵弁 侑幣 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
 #: 將 before a verb: the act is about to be done, not done (公將射，則…; 予一人將受之)
 ABOUT_TO = "將"
 #: the hands: a place only after 于 (實于左手), manner elsewhere (尚左手, 左執爵)
 HANDS = set("左手 右手".split())
 #: after 洗 these make it the basin standing somewhere (洗在阼階東南; 士冠禮 洗有篚在西), not the washing
 BASIN_STANDS = set("在 有".split())
-#: 相 "each other" before these (相左, 相右, 相揖, 相拜) is an adverb, not the 相 (the assistant)
-MUTUAL_AFTER_XIANG = set("左 右 揖 拜 見 交 答 荅".split())
+#: 相 "each other" before these (相左, 相右, 相揖, 相拜; 公食大夫禮 大夫相食, officers feeding one another)
+#: is an adverb, not the 相 (the assistant)
+MUTUAL_AFTER_XIANG = set("左 右 揖 拜 見 交 答 荅 食".split())
 #: the count prefixes 再 三 壹 apply to these only (三獻 is "third presentation")
 COUNTED_VERBS = set("拜 揖 讓 辭".split())
 #: 眾 alone is "the many" (the rest of the participants) where 皆 follows it (眾皆繼射)
