@@ -2861,3 +2861,18 @@ def test_officers_feeding_each_other_and_the_gift_that_urges(extractor):
     r = run_on(extractor, text, text)
     check(r.get("受"), object="侑幣", target=None)
     assert "侑" not in {a.actor for a in r.actions}
+
+
+def test_the_usher_takes_the_answer_in(extractor):
+    """士昏禮 (received text): 擯者出請，賓告事畢。入告，出請醴賓 — the usher went out to ask; once the
+    guest has answered, the one who goes in to report and comes out again is the usher (the guest
+    stays outside until he is bidden in), not the guest who spoke last. 擯者出請事，入告 with no
+    answer between stays the usher's as before."""
+    text = "擯者出請，賓告事畢。入告，出請醴賓。賓禮辭，許。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [
+        ("擯者", "出"), ("擯者", "請"), ("賓", "告"), ("擯者", "入"), ("擯者", "告"), ("擯者", "出"),
+        ("擯者", "請"), ("賓", "辭"), ("賓", "許")]
+    text = "擯者出請事，入告。主人如賓服，迎于門外。"
+    r = run_on(extractor, text, text)
+    check(r.get("告"), actor="擯者")

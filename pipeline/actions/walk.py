@@ -678,6 +678,8 @@ class _Run:
             # 受賜爵者以爵就席坐，公卒爵，然後飲: after the other's act the one who waited goes on
             principal = self.current = self.before_subject[0]
             self.unnamed = self.before_subject[1]
+        elif subject is None and (messenger := self._messenger_back_in(piece)) is not None:
+            principal = self.current = messenger  # 擯者出請，賓告事畢。入告 (士昏禮): the usher takes it in
         if subject and self.key(subject) != self.key(principal):
             self.before_subject = (principal, self.unnamed)
         if subject:
@@ -889,6 +891,25 @@ class _Run:
         """The act before the last ``skip`` ones, if it is after the last reset."""
         at = len(self.emitted) - skip - 1
         return self.emitted[at] if at >= self.history_start else None
+
+    def _messenger_back_in(self, piece: Piece) -> Optional[str]:
+        """The one who went out to ask (出請), where ``piece`` opens with 入告 right after the one asked
+        answered with his 告 (擯者出請，賓告事畢。入告，出請醴賓: the usher goes in to report, not the
+        guest, who stays outside); None elsewhere."""
+        lemmas = [d.lemma for d in piece.acts[:2]]
+        last = self.back()
+        if lemmas != ["入", "告"] or piece.acts[0].subject is not None or last is None or last.lemma != "告" \
+                or last.actor_key != self.key(self.current):
+            return None
+        for k in range(len(self.emitted) - 2, self.history_start, -1):
+            e = self.emitted[k]
+            if e.actor_key == last.actor_key:
+                continue
+            went = self.emitted[k - 1]
+            if e.lemma == "請" and went.lemma == "出" and went.actor_key == e.actor_key and e.sentence[0] == last.sentence[0]:
+                return e.action.actor
+            return None
+        return None
 
     def bowed_before(self, principal: str, skip: int) -> bool:
         """Was the act before the last ``skip`` ones a bow of ``principal`` (拜, or the 稽首 that
