@@ -2848,6 +2848,11 @@ def test_the_lords_refusal_of_the_guests_coming_down_leaves_the_guest_acting(ext
     assert [a.actor for a in r.all("升")] == ["賓", "賓"]
     check(r.get("受"), actor="賓", object="幣")
     assert [a.actor for a in r.all("辭")] == ["賓", "公", "公"]
+    # 聘禮's 覿: the lord refused the bow once already (君辭，the bower goes on) and refuses again from a
+    # step down; it is still the guest who hurries up
+    text = "賓降階東拜送，君辭。拜也，君降一等辭。栗階升，公西鄉。賓階上再拜稽首。"
+    r = run_on(extractor, text, text)
+    check(r.get("升"), actor="賓")
 
 
 def test_officers_feeding_each_other_and_the_gift_that_urges(extractor):

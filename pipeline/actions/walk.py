@@ -835,7 +835,7 @@ class _Run:
             self.current = principal  # 下拜，小臣正辭，升，再拜稽首: the bow declined, the bower goes on
         elif subject and principal is not None and self.key(subject) != self.key(principal) \
                 and [d.lemma for d in piece.acts] == ["降", "辭"] and piece.acts[1].object is None \
-                and self.came_down_before(principal, 2):
+                and self.came_down_before(principal, 2, subject):
             self.current = principal  # 賓降辭幣，公降一等辭。栗階升 (聘禮): the lord's refusal of his coming down; the guest goes on
 
     def _opens_for(self, text: str, piece: Piece) -> bool:
@@ -917,10 +917,14 @@ class _Run:
         bow = self.back(skip)
         return bow is not None and bow.lemma in _BOWS and bow.actor_key == self.key(principal)
 
-    def came_down_before(self, principal: str, skip: int) -> bool:
-        """Was the act before the last ``skip`` ones ``principal``'s coming down, or his refusal or bow
-        made below (賓降辭幣; 賓降，再拜稽首)?"""
+    def came_down_before(self, principal: str, skip: int, decliner: str) -> bool:
+        """Was the act before the last ``skip`` ones (and before any earlier refusal of ``decliner``:
+        賓降階東拜送，君辭。拜也，君降一等辭) ``principal``'s coming down, or his refusal or bow made below
+        (賓降辭幣; 賓降，再拜稽首)?"""
         act = self.back(skip)
+        while act is not None and act.actor_key == self.key(decliner) and act.lemma == "辭":
+            skip += 1
+            act = self.back(skip)
         return act is not None and act.lemma in _BOWS + ("降", "辭") and act.actor_key == self.key(principal)
 
     def _commanded_alongside(self, text: str, piece: Piece, sentence: tuple[int, int]) -> bool:
