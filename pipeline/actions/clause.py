@@ -1045,25 +1045,23 @@ class _Walk:
         k = self.kinds(j)
         return j + 1 if OBJECT in k and not k & {VERB, ACTOR} else None
 
-    def _offering_pieces(self, start: int, j: int) -> bool:
-        """Is the 祭 at ``j`` the offering pieces of the food or dish ``toks[start:j]`` (肺祭, 籩祭)?"""
+    def _offering_of(self, j: int) -> bool:
+        """Is the 祭 at ``j``, right after a food or dish, its offering (肺祭, 籩祭, 豆祭)? Not where a
+        place or a thing follows it (擩于醢，祭于豆間 with the marks lost: 祭 is the act)."""
         t = self.tok(j)
-        if t is None or VERB not in t.kinds or t.lemma != "祭":
+        if t is None or VERB not in t.kinds or t.lemma != "祭" or self.toks[j - 1].text[-1:] not in self.voc.offering_sources:
             return False
-        if not self.kinds(start - 1) & {VERB, OTHERV} or self.toks[j - 1].text[-1:] not in self.voc.offering_sources:
-            return False  # only a verb's object (取肺祭), not a place (擩于醢祭)
         return not self.kinds(j + 1) & {OBJECT, ZHI, PREP, LOCATION}
 
+    def _offering_pieces(self, start: int, j: int) -> bool:
+        """Is the 祭 at ``j`` the offering pieces of the food or dish ``toks[start:j]`` (肺祭, 籩祭)?
+        Only a verb's object (取肺祭), not a place (擩于醢祭)."""
+        return bool(self.kinds(start - 1) & {VERB, OTHERV}) and self._offering_of(j)
+
     def _offering_place(self, j: int) -> bool:
-        """Is the 祭 at ``j``, closing a place after 于 that ends on a dish (于豆祭), the offerings laid
-        there rather than a new act? Not where a place or a thing follows it (擩于醢祭于豆間, the marks
-        lost: 祭 is the act)."""
-        t = self.tok(j)
-        if t is None or VERB not in t.kinds or t.lemma != "祭":
-            return False
-        if OBJECT not in self.kinds(j - 1) or self.toks[j - 1].text[-1:] not in self.voc.offering_sources:
-            return False
-        return not self.kinds(j + 1) & {OBJECT, ZHI, PREP, LOCATION}
+        """Is the 祭 at ``j``, closing a place after 于 that ends on a dish (同祭于豆祭), the offerings
+        laid there rather than a new act?"""
+        return OBJECT in self.kinds(j - 1) and self._offering_of(j)
 
     def _run_end(self, i: int) -> int:
         """End index of a place phrase starting at ``i`` (阼階上當楣, 篚下, 主人之北, 薦東)."""
