@@ -2881,3 +2881,12 @@ def test_the_usher_takes_the_answer_in(extractor):
     text = "擯者出請事，入告。主人如賓服，迎于門外。"
     r = run_on(extractor, text, text)
     check(r.get("告"), actor="擯者")
+
+
+def test_north_of_the_dish_of_the_offerings_is_a_place(extractor):
+    """少牢 (received text): 上佐食羞胾兩瓦豆…設于薦豆之北 — 薦豆 (the 豆 of the offerings) heads the
+    place where the stew is set, no act of 薦 by the assistant."""
+    text = "上佐食羞胾兩瓦豆，有醢，亦用瓦豆，設于薦豆之北。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [("上佐食", "設")]
+    check(r.get("設"), location="薦豆之北")

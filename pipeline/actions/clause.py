@@ -1090,6 +1090,11 @@ class _Walk:
                     j += 1
                     seen_place = True
                     continue
+                if self.toks[j].text in self.voc.dish_nouns and not seen_place and self._plain_thing(j + 1) \
+                        and self.kinds(j + 2) & {DIR, ZHI}:
+                    j += 2  # 設于薦豆之北 (少牢): north of the 豆 of the offerings, no act of 薦
+                    seen_place = True
+                    continue
                 break
             if ZHI in k and seen_place and self.kinds(j + 1) & {DIR, LOCATION, CHAR}:
                 j += 1
