@@ -2890,3 +2890,12 @@ def test_north_of_the_dish_of_the_offerings_is_a_place(extractor):
     r = run_on(extractor, text, text)
     assert [(a.actor, a.verb) for a in r.actions] == [("上佐食", "設")]
     check(r.get("設"), location="薦豆之北")
+
+
+def test_the_drinking_wine_is_no_drinking(extractor):
+    """公食大夫禮 (received text): 飲酒，實于觶，加于豐 — 飲酒 is the drink set out beside the 漿飲, put in
+    a cup and on its stand: no one drinks."""
+    text = "飲酒，實于觶，加于豐。宰夫右執觶，左執豐，進設于豆東。"
+    r = run_on(extractor, text, text)
+    assert r.all("飲") == []
+    check(r.get("實"), actor=None, location="觶")

@@ -149,8 +149,9 @@ TREATING_VERBS = set("延 勞 賜".split())
 #: count of its threads, no ascent); 從車, the carriages that follow (士昏禮: 從車二乘, no one follows);
 #: 其實, a vessel's contents (聘禮 其實棗蒸栗擇; 士喪禮 兩瓦甒，其實醴酒: no one fills); 爵弁, the
 #: sparrow-brown cap (士冠禮 受爵弁，加之: the cap received, no cup 爵 in it); 侑幣, the gift that urges
-#: the guest to eat (公食大夫禮 受侑幣: no 侑, the participant of 有司徹, is in it)
-NOUN_WORDS = ("庭實 其實 爵弁 侑幣 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
+#: the guest to eat (公食大夫禮 受侑幣: no 侑, the participant of 有司徹, is in it); 飲酒, the drinking wine
+#: (公食大夫禮 飲酒、漿飲，俟于東房; 飲酒，實于觶，加于豐: no one drinks; never an act in the corpus's 經)
+NOUN_WORDS = ("庭實 其實 爵弁 侑幣 飲酒 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
 #: 將 before a verb: the act is about to be done, not done (公將射，則…; 予一人將受之)
 ABOUT_TO = "將"
 #: the hands: a place only after 于 (實于左手), manner elsewhere (尚左手, 左執爵)
