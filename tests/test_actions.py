@@ -2899,3 +2899,17 @@ def test_the_drinking_wine_is_no_drinking(extractor):
     r = run_on(extractor, text, text)
     assert r.all("飲") == []
     check(r.get("實"), actor=None, location="觶")
+
+
+def test_the_gifts_in_the_court_follow_and_are_set_out_by_no_one_named(extractor):
+    """聘禮's 問卿 (received text): 賓奉幣，庭實從，入門右…庭實設，揖讓如初 — 庭實 (the gifts displayed in
+    the court) opening a clause is the topic of its following and setting out, as 肝從 and 俎入設 are:
+    no agent named, not the guest carried on; the guest enters and bows as before."""
+    text = "賓奉幣，庭實從，入門右，大夫辭。賓遂左。庭實設，揖讓如初。"
+    r = run_on(extractor, text, text)
+    check(r.get("從"), actor=None)
+    check(r.get("設"), actor=None, object="庭實")
+    check(r.get("入"), actor="賓")
+    check(r.get("揖"), actor="賓")
+    r = xh(extractor, "10", 65)  # 四享，皆束帛加璧，庭實唯國所有: no act of 實, as before
+    assert r.all("實") == []

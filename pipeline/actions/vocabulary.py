@@ -139,7 +139,7 @@ ASSIST_WORDS = set("贊".split())
 #: verbs of treating a person (延之 bids him up, 勞之 greets him): after X延之 / X勞之 the acts
 #: without a subject are the treated one's, not X's (擯者延之曰：「升。」升成拜 → the one bidden)
 TREATING_VERBS = set("延 勞 賜".split())
-#: nouns written with a closed-list character (庭實, the gifts displayed in the court) and manners
+#: nouns written with a closed-list character (其實, a vessel's contents) and manners
 #: (反面揖: bows having turned to face back, no return): no act. Also the kin and ranks of 喪服 and
 #: the 記: 從父 / 從祖 / 從母 (the father's brother's line, the mother's sister: 從父昆弟 is a cousin,
 #: not "follows the father"), 適子 / 適孫 / 適婦 (嫡, the principal heir: 適子冠於阼 is no going),
@@ -151,7 +151,11 @@ TREATING_VERBS = set("延 勞 賜".split())
 #: sparrow-brown cap (士冠禮 受爵弁，加之: the cap received, no cup 爵 in it); 侑幣, the gift that urges
 #: the guest to eat (公食大夫禮 受侑幣: no 侑, the participant of 有司徹, is in it); 飲酒, the drinking wine
 #: (公食大夫禮 飲酒、漿飲，俟于東房; 飲酒，實于觶，加于豐: no one drinks; never an act in the corpus's 經)
-NOUN_WORDS = ("庭實 其實 爵弁 侑幣 飲酒 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
+NOUN_WORDS = ("其實 爵弁 侑幣 飲酒 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
+#: things written with a closed-list character: 庭實, the gifts displayed in the court (no act of 實);
+#: a thing, so that opening a clause it is the topic of its act (聘禮 賓奉幣，庭實從; 庭實設: no one is named
+#: for the following and the setting out, not the guest carried on)
+THING_WORDS = ("庭實",)
 #: 將 before a verb: the act is about to be done, not done (公將射，則…; 予一人將受之)
 ABOUT_TO = "將"
 #: the hands: a place only after 于 (實于左手), manner elsewhere (尚左手, 左執爵)
@@ -312,6 +316,8 @@ class Vocabulary:
             add(w, ACTOR)
         for w in NOUN_WORDS:
             add(w, CHAR)
+        for w in THING_WORDS:
+            add(w, OBJECT)
         for w, value in COUNTS.items():
             add(w, COUNT)
             voc.counts[n(w)] = value
