@@ -267,8 +267,7 @@ class _Walk:
                     i += 1
                     continue
                 if i == self.piece_start and self.subject is None:
-                    self.piece.mentions.append(span)  # 贊戶內北面答拜, 贊答拜, 贊以肝從 (士昏禮): the 贊 acts
-                    self.subject = self.piece.subject = span
+                    self._name_subject(span)  # 贊戶內北面答拜, 贊答拜, 贊以肝從 (士昏禮): the 贊 acts
                     i += 1
                     continue
             if OTHERV in k or (AND in k and PUNCT not in k and self.kinds(i + 1) & {LOCATION, DANG}):
@@ -297,9 +296,7 @@ class _Walk:
                 i += 1  # 序進, 序升: "in order"
                 continue
             if LOCATION in k and self._name_then_hand(i):
-                name = (t.start, t.end - 1)  # 賓右取脯，左奉之 (聘禮): the guest's right hand, not the place 賓右
-                self.piece.mentions.append(name)
-                self.subject = self.piece.subject = name
+                self._name_subject((t.start, t.end - 1))  # 賓右取脯，左奉之 (聘禮): the guest's right hand, not the place 賓右
                 i += 1
                 continue
             if LOCATION in k or DANG in k:
@@ -763,10 +760,16 @@ class _Walk:
                 return True
         return False
 
+    def _name_subject(self, span: Span) -> None:
+        """``span``, a participant written here, is the subject of the piece."""
+        self.piece.mentions.append(span)
+        self.subject = self.piece.subject = span
+
     def _assistant_acts(self, i: int) -> bool:
-        """Is the 贊 at ``i``, opening its piece, the assistant as a participant (士昏禮 贊戶內北面答拜,
-        贊答拜, 贊以肝從)? A place, a facing, an answer or 以 after him: a person stands, answers and
-        leads; a closed-list act right after it is assisted (大射 贊設決: the 小射正's)."""
+        """Is the 贊 at ``i`` the assistant as a participant (士昏禮 贊戶內北面答拜, 贊答拜, 贊以肝從), where
+        he opens the piece or follows an act the 斷句 joined him to? A place, a facing, an answer or 以
+        after him: a person stands, answers and leads; a closed-list act right after it is assisted
+        (大射 贊設決: the 小射正's)."""
         nxt = self.tok(i + 1)
         return nxt is not None and VERB not in nxt.kinds and bool(nxt.kinds & {LOCATION, FACING_KIND, RESP} or (
             WITH in nxt.kinds and nxt.text == self.voc.normalise("以")))

@@ -55,7 +55,7 @@ _LIE = "肆順括首陳鼓領枋縮末流"
 _CHAR_CLASSES: dict[str, str] = {
     "numerals": "一二三四五六七八九十兩",
     "handling": "執取受授撫挼贊實奠酌徹設加祭食", "handling_unknown": "執取受授奠設加徹實委薦洗酌舉奉抽分盛辭",
-    "after_unknown_thing": "于於以從授及、", "persons_after_giving": "人", "handed_persons": "人老", "verb_nouns": "奠祭舉薦筮", "verb_noun_after": "于以乃、授",
+    "after_unknown_thing": "于於以從授及、", "persons_after_giving": "人", "verb_nouns": "奠祭舉薦筮", "verb_noun_after": "于以乃、授",
     "service": "俎豆籩薦敦", "giving": "授受獻酬酢致送", "laid": "席筵",
     "attributes": "餘賢虛弛眾重", "tally_determiners": "左右餘賢",
     "gear": "決遂拾", "gear_before": "不袒襲", "gear_list": "決遂拾、", "in_turn_before": "取發",
@@ -80,12 +80,13 @@ _WORD_SETS: dict[str, tuple[str, ...]] = {"hands": ("左手", "右手"), "winner
 @lru_cache(maxsize=1)
 def _chars() -> dict[str, Any]:
     """The classes and words of the rules, in the normalised (simplified) form of the view."""
-    from pipeline.actions.vocabulary import LENGTH_AFTER, NOT_THINGS, OTHER_VERBS
+    from pipeline.actions.vocabulary import HANDED_PERSONS, LENGTH_AFTER, NOT_THINGS, OTHER_VERBS
     from pipeline.text.normalise import normalise_str as n
 
     out: dict[str, Any] = {k: frozenset(n(v)) for k, v in _CHAR_CLASSES.items()}
     out["measures_after"] = frozenset(n(LENGTH_AFTER))
     out["other_verbs"] = frozenset(n(v) for v in OTHER_VERBS if len(v) == 1)
+    out["handed_persons"] = frozenset(n(v) for v in HANDED_PERSONS)  # 授老鴈: the clause analyser's, too
     # no thing heads X在: the function words of the extractor, and 凡 不 唯 惟 有 無
     out["not_things"] = frozenset(n("".join(NOT_THINGS) + "凡不唯惟有無"))
     out.update({k: n(v) for k, v in _WORDS.items()})

@@ -360,8 +360,7 @@ class _Run:
         the hand of 賓右取脯), so that no other clause tokenises the one before again."""
         if at == 0 or not any(ch in "左右" for ch in text[start + 1:start + self.voc.max_len + 1]):
             return False
-        cs, ce = clauses[at - 1]
-        tail = tokenize(text, max(cs, ce - 2 * self.voc.max_len), ce, self.voc, self.names)
+        tail = self._last_words(text, *clauses[at - 1])
         return bool(tail) and ACTOR in tail[-1].kinds
 
     def _refused_answer(self, text: str, cs: int) -> bool:
@@ -435,8 +434,7 @@ class _Run:
                 continue
             if out and self._names_meet(text, cs):
                 ps, pe = out[-1]
-                edge = 2 * self.voc.max_len  # the two tokens either side of the cut are all that matter
-                before = tokenize(text, max(ps, pe - edge), pe, self.voc, self.names)
+                before = self._last_words(text, ps, pe)  # the two tokens either side of the cut are all that matter
                 after = self._first_word(text, cs, ce)
                 named_both = bool(before) and after is not None and ACTOR in before[-1].kinds and ACTOR in after.kinds
                 if named_both and pe == cs and cs not in starts and before[-1].text != after.text \
@@ -457,12 +455,11 @@ class _Run:
         before its 若). Returns the clauses and the sentences."""
         starts = {s for s, _ in sentences}
         out, sents = list(clauses), list(sentences)
-        edge = 3 * self.voc.max_len
         for k in range(len(out) - 1):
             (ps, pe), (cs, ce) = out[k], out[k + 1]
             if pe != cs or (cs in starts and text[cs] not in _CONDITION):
                 continue
-            last = tokenize(text, max(ps, pe - edge), pe, self.voc, self.names)
+            last = self._last_words(text, ps, pe, reach=3)
             if len(last) < 3 or ACTOR not in last[-1].kinds or last[-1].end != pe:
                 continue
             nxt = self._first_word(text, cs, ce, reach=3)
@@ -572,8 +569,7 @@ class _Run:
         (not also an act or a participant)."""
         if text[before[0]:before[1]].rstrip()[-1:] not in self.voc.handling_verbs:
             return False  # the usual case, without tokenising: no such verb ends the clause
-        edge = 2 * self.voc.max_len
-        last = tokenize(text, max(before[0], before[1] - edge), before[1], self.voc, self.names)
+        last = self._last_words(text, *before)
         lemma = self.voc.normalise(last[-1].lemma or last[-1].text) if last else ""
         if not last or VERB not in last[-1].kinds or lemma not in self.voc.handling_verbs:
             return False
@@ -603,6 +599,11 @@ class _Run:
         word of the vocabulary (None: to ``end``) and tokenising nothing after it."""
         stop = end if reach is None else min(end, start + reach * self.voc.max_len)
         return next(iter_tokens(text, start, stop, self.voc, self.names), None)
+
+    def _last_words(self, text: str, start: int, end: int, reach: int = 2) -> list[Token]:
+        """The tokens of the last ``reach`` times the longest word of ``text[start:end]``: enough to
+        read the word that ends it, and the one before (the cut repairs look at no more)."""
+        return tokenize(text, max(start, end - reach * self.voc.max_len), end, self.voc, self.names)
 
     def _led_cut(self, text: str, before: Span, at: int, end: int) -> bool:
         """Did the 斷句 cut 厭 from the one led in? In the dev 經 厭 is followed by that participant
@@ -914,18 +915,20 @@ class _Run:
     def bowed_before(self, principal: str, skip: int) -> bool:
         """Was the act before the last ``skip`` ones a bow of ``principal`` (拜, or the 稽首 that
         ends 再拜稽首: 下，再拜稽首。小臣正辭，升成拜)?"""
-        bow = self.back(skip)
-        return bow is not None and bow.lemma in _BOWS and bow.actor_key == self.key(principal)
+        return self._acted_before(principal, skip, _BOWS)
 
     def came_down_before(self, principal: str, skip: int, decliner: str) -> bool:
         """Was the act before the last ``skip`` ones (and before any earlier refusal of ``decliner``:
         賓降階東拜送，君辭。拜也，君降一等辭) ``principal``'s coming down, or his refusal or bow made below
         (賓降辭幣; 賓降，再拜稽首)?"""
-        act = self.back(skip)
-        while act is not None and act.actor_key == self.key(decliner) and act.lemma == "辭":
+        while (act := self.back(skip)) is not None and act.actor_key == self.key(decliner) and act.lemma == "辭":
             skip += 1
-            act = self.back(skip)
-        return act is not None and act.lemma in _BOWS + ("降", "辭") and act.actor_key == self.key(principal)
+        return self._acted_before(principal, skip, _BOWS + ("降", "辭"))
+
+    def _acted_before(self, principal: str, skip: int, lemmas: tuple[str, ...]) -> bool:
+        """Was the act before the last ``skip`` ones one of ``lemmas``, done by ``principal``?"""
+        act = self.back(skip)
+        return act is not None and act.lemma in lemmas and act.actor_key == self.key(principal)
 
     def _commanded_alongside(self, text: str, piece: Piece, sentence: tuple[int, int]) -> bool:
         """Is ``piece`` a second order of the command just given, in parallel with the first
