@@ -19,6 +19,7 @@ import pytest
 
 from pipeline.actions import ActionExtractor, Passage
 from pipeline.actions.evaluate import match_tuples
+from pipeline.actions.tokens import tokenize
 from pipeline.records import Action
 
 REPO = Path(__file__).resolve().parents[1]
@@ -1297,6 +1298,12 @@ def run_cut(extractor, chapter: str, number: int, cut: str, actors: tuple[str, .
 
     bare = "".join(ch for ch in jing(chapter)[number] if is_text_char(ch))
     assert cut.replace("|", "").replace("。", "") == bare, "the cut is not the passage"
+    return run_cut_text(extractor, cut, actors)
+
+
+def run_cut_text(extractor, cut: str, actors: tuple[str, ...] = ()) -> Run:
+    """The text of ``cut`` without its marks, cut into clauses (|) and sentences (。) as it shows."""
+    bare = cut.replace("|", "").replace("。", "")
     passage = Passage.from_raw(bare)
     clauses, sentences, pos, c0, s0 = [], [], 0, 0, 0
     for ch in cut:
@@ -2913,3 +2920,63 @@ def test_the_gifts_in_the_court_follow_and_are_set_out_by_no_one_named(extractor
     check(r.get("揖"), actor="賓")
     r = xh(extractor, "10", 65)  # 四享，皆束帛加璧，庭實唯國所有: no act of 實, as before
     assert r.all("實") == []
+
+
+def test_the_brides_and_the_grooms_women_who_act(extractor):
+    """士昏禮 (received text): 主人說服于房，媵受；婦說服于室，御受 — 媵 and 御, opening a clause before
+    an act, are the women who attend the bride and the groom: they take the clothes, not the groom
+    and the bride. Elsewhere they are verbs (大射 二大夫媵爵, 公坐取大夫所媵觶: presenting the cup)."""
+    text = "主人說服于房，媵受；婦說服于室，御受。姆授巾。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [("媵", "受"), ("御", "受"), ("姆", "授")]
+    text = "媵布席于奧。夫入于室，即席。婦尊西，南面。媵、御沃盥交。"
+    tokens = tokenize(extractor.normalise(text), 0, len(text), extractor.vocabulary)
+    assert [t.text for t in tokens if "ACTOR" in t.kinds] == [extractor.normalise(w) for w in ("媵", "婦", "媵", "御")]
+    text = "御衽于奧，媵衽良席在東。媵餕主人之餘，御餕婦餘。"  # laying the mats, eating the leftovers
+    tokens = tokenize(extractor.normalise(text), 0, len(text), extractor.vocabulary)
+    assert [t.text for t in tokens if "ACTOR" in t.kinds] == [extractor.normalise(w) for w in ("御", "媵", "媵", "主人", "御", "婦")]
+    text = "公坐取大夫所媵觶，興以酬賓。"
+    tokens = tokenize(extractor.normalise(text), 0, len(text), extractor.vocabulary)
+    assert [t.text for t in tokens if "ACTOR" in t.kinds] == [extractor.normalise(w) for w in ("公", "大夫", "賓")]
+
+
+def test_the_one_who_feasts_with_a_rite_goes_on(extractor):
+    """士昏禮 (received text): 舅饗送者以一獻之禮，酬以束錦 — 饗 is the father-in-law's act and 送者 the
+    escorts he feasts (no name 饗送者), and the rite named after 以 is the means: 舅 pledges them."""
+    text = "舅饗送者以一獻之禮，酬以束錦。姑饗婦人送者，酬以束錦。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [("舅", "酬"), ("姑", "酬")]
+    view = extractor.normalise(text)
+    tokens = tokenize(view, 0, view.index("以"), extractor.vocabulary)
+    assert [(t.text, "ACTOR" in t.kinds) for t in tokens] == [
+        ("舅", True), (extractor.normalise("饗"), False), (extractor.normalise("送者"), True)]
+
+
+def test_asking_at_court_is_asked_there(extractor):
+    """聘禮 (received text): 公退，賓從，請命于朝 — the envoy asks for his orders at court: 命 is what
+    is asked, 朝 the place, not an object 命于朝."""
+    text = "公退，賓從，請命于朝。公辭，賓退。"
+    r = run_on(extractor, text, text)
+    check(r.get("請"), actor="賓", object="命", location="朝")
+
+
+def test_received_from_the_steward(extractor):
+    """聘禮's 歸饔餼 (received text): 賓降堂，受老束錦 — the guest takes the brocade from his steward: 老
+    is whom it comes from (the target, as 受公爵 in 大射's gold), 束錦 the thing."""
+    text = "賓降堂，受老束錦，大夫止。"
+    r = run_on(extractor, text, text)
+    check(r.get("受"), actor="賓", target="老", object="束錦")
+    from pipeline.process import DocumentProcessor
+
+    out = DocumentProcessor(None).process({"text": text, "meta": {"layer": "JING"}})
+    assert {s["text"]: s["label"] for s in out["spans"]}.get("老") == "ACTOR"
+
+
+def test_cut_before_the_one_an_act_takes_gives_him_back(extractor):
+    """聘禮 (received text) as a 斷句 that never saw it cuts it: 送|賓公皆再拜 — 賓 is the one seen off,
+    the lord bows; not a group 賓公. Ranks written together stay one group (07 p446 諸公卿皆未降)."""
+    r = run_cut_text(extractor, "問大夫|送|賓公皆再拜。公退|賓從。")
+    check(r.get("拜"), actor="公", count=2)
+    check(r.get("送"), target="賓")
+    r = run_cut(extractor, "07", 446, "命眾耦如命三耦之辭|諸公卿皆未降。")
+    check(r.get("降"), actor="諸公卿")

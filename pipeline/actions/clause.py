@@ -385,9 +385,9 @@ class _Walk:
                 self._pronoun(i)
             elif NUM in k and adjacent and self.last.object is None and VERB in self.kinds(i + 1):
                 self.last.object = (t.start, t.end)  # 搢三挾一个: three arrows, not a count of 挾
-            elif CHAR in k and adjacent and self.last.lemma == "授" and self.last.target is None \
+            elif CHAR in k and adjacent and self.last.lemma in ("授", "受") and self.last.target is None \
                     and t.text in self.voc.handed_persons and self._plain_thing(i + 1):
-                self.last.target = (t.start, t.end)  # 授人脯, 授老鴈 (士昏禮): to someone, to the steward
+                self.last.target = (t.start, t.end)  # 授人脯, 授老鴈 (士昏禮): to someone, to the steward; 受老束錦 (聘禮): from him
                 i = self._object(i + 1)
                 continue
             elif (CHAR in k or NUM in k) and adjacent and self._object_follows(i) \
@@ -419,7 +419,7 @@ class _Walk:
 
     def _command_objects(self) -> None:
         """What 命 or 請 asks for is its object, written out: 命弟子納射器, 命獲者倚旌于侯中,
-        命取矢 (如初 left out), 請徹俎, 請釋獲 (于賓, the one asked, left out), 命筮 (曰 and the words
+        命取矢 (如初 left out), 請徹俎, 請釋獲 (于賓, the one asked, left out; 聘禮 請命于朝, the place), 命筮 (曰 and the words
         left out). It runs from the first word after the verb (after the one bidden, for 命) to
         the clause end; the dev gold (annotations/actions) writes it so for 61 of its 62 命 with an
         object, and no 告 has one."""
@@ -441,10 +441,15 @@ class _Walk:
                         and not (PUNCT in self.kinds(end) and self.toks[end].text not in _LIST_MARKS) \
                         and self.toks[end].text not in self.voc.request_stops \
                         and not (lemma == self.voc.normalise("請") and PREP in self.kinds(end)
-                                 and self.kinds(end + 1) & {ACTOR, ZHI}):
+                                 and (self.kinds(end + 1) & {ACTOR, ZHI} or self._at_location(d, end + 1))):
                     end += 1
                 if end > k:
                     d.object = (self.toks[k].start, self.toks[end - 1].end)
+
+    def _at_location(self, d: Draft, k: int) -> bool:
+        """Does token ``k`` open the place read for ``d`` (聘禮 請命于朝: where the asking is done)?"""
+        return d.location is not None and k < len(self.toks) \
+            and d.location[0] == self.toks[k].start
 
     def _close(self) -> None:
         if not self.piece.acts and not self.piece.thing_topic:

@@ -68,7 +68,7 @@ _CHAR_CLASSES: dict[str, str] = {
 _WORDS: dict[str, str] = {
     "tally": "獲", "each": "每", "whenever": "凡", "defined": "為", "looked": "視", "bow": "拜",
     "to_the_end": "盡", "assistant": "相", "of": "之", "its": "其", "one_who": "者", "like": "如", "rite": "禮", "jar": "尊", "eldest": "長",
-    "in_belt": "搢", "rest": "餘", "send": "使", "hand_over": "授", "person": "人", "target": "侯", "bear": "負", "command": "命", "again": "又",
+    "in_belt": "搢", "rest": "餘", "send": "使", "hand_over": "授受", "person": "人", "target": "侯", "bear": "負", "command": "命", "again": "又",
     "honour": "崇", "finished": "既", "where_set": "所設", "using": "以", "in_turn": "拾", "holder": "中", "holds_room_for": "容", "rice": "飯", "host_side": "阼", "cup": "爵", "raise_stopped": "作止", "offering": "祭", "declines_for": "辭以",
 }
 #: sets of words
@@ -505,7 +505,7 @@ def _unnamed(p: _Passage, spans: list[Span]) -> list[Span]:
     thing_starts = {s for s, _e, label in spans if label == "OBJECT"}
     for i in _positions(t, c["hand_over"]):
         if t[i + 1:i + 2] and t[i + 1] in c["handed_persons"] and not cov[i + 1] and i + 2 in thing_starts:
-            out.append((i + 1, i + 2, "ACTOR"))  # 授人脯, 授老鴈: the one handed the thing
+            out.append((i + 1, i + 2, "ACTOR"))  # 授人脯, 授老鴈, 受老束錦: the one handed the thing, or who hands it
     targets = {s: (s, e) for s, e, label in spans if label == "OBJECT" and t[s:e] == c["target"]}
     for i in _positions(t, c["bear"]):
         if i + 1 in targets and not cov[i] and (p.boundary_before(i) or p.before(i) == c["command"]):

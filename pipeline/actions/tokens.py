@@ -76,6 +76,10 @@ def iter_tokens(text: str, start: int, end: int, voc: Vocabulary, names: Optiona
             yield Token(i, i + 1, ch, frozenset({PUNCT}))
             i += 1
             continue
+        if _attendant(text, i, start, end, voc):
+            yield Token(i, i + 1, ch, frozenset({"ACTOR"}))  # 媵受: the bride's woman, not 媵爵
+            i += 1
+            continue
         counted = _counted_group(text, i, start, end, voc)
         if counted:
             yield Token(i, i + counted, text[i:i + counted], frozenset({"ACTOR"}))  # 二佐食: the pair
@@ -179,6 +183,24 @@ def _counted_group(text: str, i: int, start: int, end: int, voc: Vocabulary) -> 
     return 1 + name if act and "VERB" in voc.kinds.get(text[after:after + act], ()) else 0
 
 
+def _attendant(text: str, i: int, start: int, end: int, voc: Vocabulary) -> bool:
+    """Is ``text[i]`` one of 士昏禮's attendants (媵, 御) as a participant: opening the clause or
+    joined to a name, and followed at once by an act (媵受, 御布對席) or by another of them joined
+    with 、 (媵、御沃盥交)?"""
+    if text[i] not in voc.attendants:
+        return False
+    before = text[start:i].rstrip()
+    if before and before[-1] not in _GROUP_JOINS and before[-1] not in CLAUSE_MARKS:
+        return False
+    after = i + 1
+    if text[after:after + 1] == "、" and text[after + 1:after + 2] in voc.attendants:
+        return True
+    while after < end and text[after] in voc.group_adverbs:
+        after += 1
+    act = longest_match(text, after, end, voc)
+    return bool(act) and bool(voc.kinds.get(text[after:after + act], set()) & {"VERB", OTHERV})
+
+
 def _name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
     """Length of a VERB…者 name starting at ``i`` (執冪者, 卒爵者, 射者), else 0; a posture or a
     negator before such a name is part of it (坐卒爵者, 立卒爵者, 不洗者: the 記's classes of drinkers)."""
@@ -202,8 +224,11 @@ def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
     inner = longest_match(text, i + 1, end, voc)
     if inner and "ACTOR" in voc.kinds.get(text[i + 1 : i + 1 + inner], ()):
         return 0  # 命獲者: the verb's object is a named participant
-    if text[i] in voc.request_verbs and _plain_name_length(text, i + 1, end, voc):
-        return 0  # 請致者: the one asked for is a name the lexicon lacks (致者); the asking is an act
+    if (text[i] in voc.request_verbs or (OTHERV in first and text[i] not in voc.assist_words)) \
+            and _plain_name_length(text, i + 1, end, voc):
+        # 請致者, 舅饗送者, 公所賜受者: the one asked for, feasted or given to is a name (致者, 送者,
+        # 受者); the asking, the feasting, the giving is an act. Not 宗婦贊薦者: who helps with the dishes
+        return 0
     for j in range(i + 1, min(i + 4, end)):
         ch = text[j]
         if ch == voc.zhe:

@@ -55,7 +55,7 @@ OTHER_VERBS = (
     "戒 速 厭 謀 舉 羞 至 視 哭 踊 致 遷 載 錯 布 陳 張 縣 作 使 帥 止 拂 扱 兼 擩 食 嘗 飯 酳 奉 "
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
     "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
-    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂"
+    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗"
 ).split()
 #: 拜's purposes, folded into the 拜 tuple (SCHEMA: 拜送爵, 拜受爵, 拜洗, 拜至, 拜辱, 拜既爵).
 PURPOSES = "送 受 洗 至 辱 既爵 崇酒 妥 酒".split()
@@ -175,6 +175,10 @@ CROWD = "眾"
 GROUP_COUNTS = set("二三四五六七八九十兩")
 #: what may stand between such a group and its act (二佐食各取黍, 祝與二佐食皆出)
 GROUP_ADVERBS = set("皆 各".split())
+#: 士昏禮's women who attend the bride (媵) and the groom (御): participants only where one opens a
+#: clause (or is joined to one by 、 / 與 / 及) and an act follows at once (媵受, 御布對席, 媵、御沃盥交).
+#: Elsewhere they are verbs: 媵爵 / 媵觶 "present the cup" (大射, 燕禮), 御於 "attend on" (士相見禮)
+ATTENDANTS = set("媵 御".split())
 #: 繼 "go on to, in turn" and 兼 "both together": the closed-list character after them is the act,
 #: not a thing (眾賓繼射; 少牢 兼祭于豆祭, offers the two together)
 CONTINUING = ("繼", "兼")
@@ -265,6 +269,7 @@ class Vocabulary:
     crowd: str = CROWD
     group_counts: frozenset = frozenset()
     group_adverbs: frozenset = frozenset()
+    attendants: frozenset = frozenset()
     handed_persons: frozenset = frozenset()
     measures: frozenset = frozenset()
     its: str = "其"
@@ -379,6 +384,7 @@ class Vocabulary:
         voc.crowd = n(CROWD)
         voc.group_counts = norm_set(GROUP_COUNTS)
         voc.group_adverbs = norm_set(GROUP_ADVERBS)
+        voc.attendants = frozenset(norm_set(ATTENDANTS))
         voc.handed_persons = norm_set(HANDED_PERSONS)
         voc.measured = frozenset(n(x) for x in ("長",))  # 長 the eldest, or a length
         voc.measures = frozenset(n(LENGTH_AFTER))

@@ -253,6 +253,7 @@ class _Run:
             clauses = _cut_clauses(text, clauses, self._as_before_cuts)
             clauses = self._join_listed(text, clauses, sentences)
             clauses, sentences = self._subjects_cut_off(text, clauses, sentences)
+            clauses = self._targets_cut_off(text, clauses)
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
         spoken: list[tuple[int, int]] = []
@@ -324,10 +325,12 @@ class _Run:
 
     def _drop_rite_named(self, text: str, piece: Piece, ps: int, pe: int) -> None:
         """Acts that name the rite compared are none done (受者如初受酬之禮), also where the 斷句 cut
-        off the 如 (大夫辯受酬如受|賓酬之禮: nor is 賓 the actor of anything); an act before the 如 stays."""
+        off the 如 (大夫辯受酬如受|賓酬之禮: nor is 賓 the actor of anything); an act before the 如 stays,
+        and so does who gives the rite named after 以 (士昏禮 舅饗送者以一獻之禮，酬以束錦: the father-in-law)."""
         if not _RITE_NAMED.search(text[ps:pe].rstrip(_TRIM)):
             return
-        like = max(text.rfind(self.x.normalise("如"), ps, pe), ps)
+        like = text.rfind(self.x.normalise("如"), ps, pe)
+        like = max(like if like >= 0 else text.rfind(self.x.normalise("以"), ps, pe), ps)
         piece.acts = [d for d in piece.acts if d.verb_token[0] < like]
         if piece.subject is not None and piece.subject[0] >= like:
             piece.subject = None
@@ -474,6 +477,27 @@ class _Run:
             if cs in starts:
                 sents = [(s_, name) if e_ == cs else (name, e_) if s_ == cs else (s_, e_) for s_, e_ in sents]
         return out, sents
+
+    def _targets_cut_off(self, text: str, clauses: list[Span]) -> list[Span]:
+        """Clauses of unpunctuated text cut after an act that takes a participant and before that
+        participant, where another opens the next act at once (聘禮 送|賓公皆再拜: 送賓，公皆再拜): the
+        first name goes back to the act; the two are no group. Not where a mark joins them (賓、介)."""
+        out = list(clauses)
+        for k in range(len(out) - 1):
+            (ps, pe), (cs, ce) = out[k], out[k + 1]
+            if pe != cs:
+                continue
+            last = self._last_words(text, ps, pe)
+            if not last or last[-1].end != pe or VERB not in last[-1].kinds \
+                    or self.voc.normalise(last[-1].lemma or "") not in self.voc.target_verbs:
+                continue
+            words = tokenize(text, cs, min(ce, cs + 3 * self.voc.max_len), self.voc, self.names)
+            if len(words) < 3 or not all(ACTOR in w.kinds and not w.kinds & {OBJECT} for w in words[:2]) \
+                    or words[0].text == words[1].text or not words[2].kinds & {VERB, ADV, NEG} \
+                    or {words[0].text, words[1].text} <= self.voc.ranks:  # 諸公卿皆未降: one group
+                continue
+            out[k], out[k + 1] = (ps, words[1].start), (words[1].start, ce)
+        return out
 
     def _bow_for(self, text: str, d: Draft, purpose: str) -> bool:
         """Is ``d`` a bow with this purpose (拜受, 拜送)?"""
