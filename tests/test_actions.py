@@ -2978,5 +2978,9 @@ def test_cut_before_the_one_an_act_takes_gives_him_back(extractor):
     r = run_cut_text(extractor, "問大夫|送|賓公皆再拜。公退|賓從。")
     check(r.get("拜"), actor="公", count=2)
     check(r.get("送"), target="賓")
+    # not after a bow, which often ends its clause, nor across a sentence end: the two are a group
+    for cut in ("主人答拜|賓介皆揖。", "大夫送。賓介皆揖。"):
+        r = run_cut_text(extractor, cut)
+        check(r.get("揖"), actor="賓介")
     r = run_cut(extractor, "07", 446, "命眾耦如命三耦之辭|諸公卿皆未降。")
     check(r.get("降"), actor="諸公卿")

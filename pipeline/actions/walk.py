@@ -111,6 +111,10 @@ if TYPE_CHECKING:
 
 _TITLE = re.compile(r"(第[一二三四五六七八九十]+|[礼仪儀禮]第?[一二三四五六七八九十]+)\s*$")
 _JI = re.compile(r"^\s*[记記]\s*[。．.：:︰]?\s*")
+#: acts that are done to someone written after them almost always (送賓, 獻尸, 授主人), unlike a bow,
+#: a salute or a refusal, which often end their clause (答拜, 揖, 辭): the cut repair of
+#: :meth:`_Run._targets_cut_off` reads only these (traditional lemmas)
+_TAKE_SOMEONE = frozenset("獻 酬 酢 迎 送 授 命 告 請".split())
 #: a passage opening a rite with its name (鄉射之禮。, 大射之儀。): the carried actor is reset, and
 #: the name states no act (射 of 鄉射 is the rite's name); a comparison 如X之禮 is not one
 _RITE_OPEN = re.compile(r"^\s*(?![如若])\S{1,4}之[礼禮仪儀]")
@@ -253,7 +257,7 @@ class _Run:
             clauses = _cut_clauses(text, clauses, self._as_before_cuts)
             clauses = self._join_listed(text, clauses, sentences)
             clauses, sentences = self._subjects_cut_off(text, clauses, sentences)
-            clauses = self._targets_cut_off(text, clauses)
+            clauses = self._targets_cut_off(text, clauses, sentences)
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
         spoken: list[tuple[int, int]] = []
@@ -478,18 +482,21 @@ class _Run:
                 sents = [(s_, name) if e_ == cs else (name, e_) if s_ == cs else (s_, e_) for s_, e_ in sents]
         return out, sents
 
-    def _targets_cut_off(self, text: str, clauses: list[Span]) -> list[Span]:
+    def _targets_cut_off(self, text: str, clauses: list[Span], sentences: list[Span]) -> list[Span]:
         """Clauses of unpunctuated text cut after an act that takes a participant and before that
         participant, where another opens the next act at once (聘禮 送|賓公皆再拜: 送賓，公皆再拜): the
-        first name goes back to the act; the two are no group. Not where a mark joins them (賓、介)."""
+        first name goes back to the act; the two are no group. Only after the acts that take someone
+        (:data:`_TAKE_SOMEONE`: 答拜|賓介皆揖 is a bow without one, then the group), not where a mark
+        joins the names (賓、介), nor across a sentence end."""
+        starts = {s for s, _ in sentences}
         out = list(clauses)
         for k in range(len(out) - 1):
             (ps, pe), (cs, ce) = out[k], out[k + 1]
-            if pe != cs:
+            if pe != cs or cs in starts:
                 continue
             last = self._last_words(text, ps, pe)
             if not last or last[-1].end != pe or VERB not in last[-1].kinds \
-                    or self.voc.normalise(last[-1].lemma or "") not in self.voc.target_verbs:
+                    or (last[-1].lemma or "") not in _TAKE_SOMEONE:
                 continue
             words = tokenize(text, cs, min(ce, cs + 3 * self.voc.max_len), self.voc, self.names)
             if len(words) < 3 or not all(ACTOR in w.kinds and not w.kinds & {OBJECT} for w in words[:2]) \
