@@ -2978,9 +2978,23 @@ def test_cut_before_the_one_an_act_takes_gives_him_back(extractor):
     r = run_cut_text(extractor, "問大夫|送|賓公皆再拜。公退|賓從。")
     check(r.get("拜"), actor="公", count=2)
     check(r.get("送"), target="賓")
+    # 問 and 勞, acts outside the closed list, take someone too (聘禮 公問大夫，賓對; 公勞賓，賓再拜稽首)
+    r = run_cut_text(extractor, "公問|大夫賓對。公勞|賓賓再拜稽首|公答拜。")
+    assert [(a.actor, a.verb) for a in r.actions] == [("賓", "對"), ("賓", "拜"), ("賓", "稽首"), ("公", "拜")]
     # not after a bow, which often ends its clause, nor across a sentence end: the two are a group
     for cut in ("主人答拜|賓介皆揖。", "大夫送。賓介皆揖。"):
         r = run_cut_text(extractor, cut)
         check(r.get("揖"), actor="賓介")
     r = run_cut(extractor, "07", 446, "命眾耦如命三耦之辭|諸公卿皆未降。")
     check(r.get("降"), actor="諸公卿")
+
+
+def test_the_parents_charge_is_no_command(extractor):
+    """士昏禮's 記 (received text): 庶母及門內，施鞶，申之以父母之命 — 命 after a participant and 之 is the
+    charge of the father and mother, repeated to the bride: no one commands."""
+    text = "母施衿結帨，曰：「勉之敬之，夙夜無違宮事。」庶母及門內，施鞶，申之以父母之命。"
+    r = run_on(extractor, text, text)
+    assert r.all("命") == []
+    text = "父送女，命之曰：「戒之敬之，夙夜毋違命。」"  # the father's own charge is his act
+    r = run_on(extractor, text, text)
+    assert len(r.all("命")) == 1

@@ -226,6 +226,9 @@ class _Walk:
                     if self._noun_verb(i):
                         i += 1
                         continue
+                if t.text == self.voc.charge and i >= 2 and ZHI in self.kinds(i - 1) and ACTOR in self.kinds(i - 2):
+                    i += 1  # 申之以父母之命 (士昏禮): the parents' charge, no one commands
+                    continue
                 i = self._verb(i)
                 continue
             if AND in k and PUNCT not in k and self.kinds(i + 1) & {LOCATION, DANG}:

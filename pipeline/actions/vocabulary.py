@@ -55,7 +55,7 @@ OTHER_VERBS = (
     "戒 速 厭 謀 舉 羞 至 視 哭 踊 致 遷 載 錯 布 陳 張 縣 作 使 帥 止 拂 扱 兼 擩 食 嘗 飯 酳 奉 "
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
     "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
-    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗"
+    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗 問"
 ).split()
 #: 拜's purposes, folded into the 拜 tuple (SCHEMA: 拜送爵, 拜受爵, 拜洗, 拜至, 拜辱, 拜既爵).
 PURPOSES = "送 受 洗 至 辱 既爵 崇酒 妥 酒".split()
@@ -273,6 +273,8 @@ class Vocabulary:
     handed_persons: frozenset = frozenset()
     measures: frozenset = frozenset()
     its: str = "其"
+    #: 命 "to command", or after a participant and 之 the charge itself (父母之命)
+    charge: str = "命"
     all_word: str = "皆"
 
     def prefix_set(self) -> frozenset[str]:
@@ -390,5 +392,6 @@ class Vocabulary:
         voc.measures = frozenset(n(LENGTH_AFTER))
         voc.ranks = frozenset(n(x) for x in ("公", "諸公", "卿", "大夫", "士", "上大夫", "下大夫", "小卿", "孤卿", "卿大夫", "公卿", "士大夫", "子姓", "兄弟"))
         voc.its = n("其")
+        voc.charge = n("命")
         voc.all_word = n("皆")
         return voc
