@@ -2998,3 +2998,11 @@ def test_the_parents_charge_is_no_command(extractor):
     text = "父送女，命之曰：「戒之敬之，夙夜毋違命。」"  # the father's own charge is his act
     r = run_on(extractor, text, text)
     assert len(r.all("命")) == 1
+
+
+def test_dressed_as_another_is_a_comparison_that_ends_at_the_dress(extractor):
+    """士冠禮 (received text) as a 斷句 joins it: 有司如主人服即位于西方 — 如主人服 ("dressed as the host")
+    ends at 服, and the officers then take their place; the acts after it are done, not compared."""
+    r = run_cut_text(extractor, "主人玄冠朝服|緇帶|素韠|即位于門東|西面。有司如主人服即位于西方|東面北上。")
+    assert [(a.actor, a.verb) for a in r.actions] == [("主人", "即"), ("有司", "即")]
+    check(r.all("即")[1], location="西方", facing="東面")

@@ -102,7 +102,7 @@ class Piece:
 
 _SKIP_BEFORE_PREDICATE = {ADV, NEG, COUNT, RESP, PREFIX, LOCATION, DIR, DANG, FACING_KIND}
 _PLACE_RUN = {LOCATION, OBJECT, DIR, DANG, NUM, CHAR}
-_LIKE_ENDS = ("初", "礼", "仪", "禮", "儀")
+_LIKE_ENDS = ("初", "礼", "仪", "禮", "儀", "服")  # 服: 如主人服 "dressed as the host" (士冠禮)
 
 
 class ClauseAnalyser:
