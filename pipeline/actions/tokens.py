@@ -175,12 +175,16 @@ def _counted_group(text: str, i: int, start: int, end: int, voc: Vocabulary) -> 
     kinds = voc.kinds.get(text[i + 1:i + 1 + name], ())
     if not name or "ACTOR" not in kinds or "OBJECT" in kinds:
         return 0
-    after = i + 1 + name
+    # only where the group acts at once (二佐食各取黍); 二大夫媵爵如初, 三笙一和而成聲 name no act here
+    return 1 + name if "VERB" in _next_word_kinds(text, i + 1 + name, end, voc) else 0
+
+
+def _next_word_kinds(text: str, after: int, end: int, voc: Vocabulary) -> set[str]:
+    """Kinds of the word at ``after``, past the adverbs a group may have before its act (皆, 各)."""
     while after < end and text[after] in voc.group_adverbs:
         after += 1
     act = longest_match(text, after, end, voc)
-    # only where the group acts at once (二佐食各取黍); 二大夫媵爵如初, 三笙一和而成聲 name no act here
-    return 1 + name if act and "VERB" in voc.kinds.get(text[after:after + act], ()) else 0
+    return voc.kinds.get(text[after:after + act], set()) if act else set()
 
 
 def _attendant(text: str, i: int, start: int, end: int, voc: Vocabulary) -> bool:
@@ -192,13 +196,9 @@ def _attendant(text: str, i: int, start: int, end: int, voc: Vocabulary) -> bool
     before = text[start:i].rstrip()
     if before and before[-1] not in _GROUP_JOINS and before[-1] not in CLAUSE_MARKS:
         return False
-    after = i + 1
-    if text[after:after + 1] == "、" and text[after + 1:after + 2] in voc.attendants:
+    if text[i + 1:i + 2] == "、" and text[i + 2:i + 3] in voc.attendants:
         return True
-    while after < end and text[after] in voc.group_adverbs:
-        after += 1
-    act = longest_match(text, after, end, voc)
-    return bool(act) and bool(voc.kinds.get(text[after:after + act], set()) & {"VERB", OTHERV})
+    return bool(_next_word_kinds(text, i + 1, end, voc) & {"VERB", OTHERV})
 
 
 def _name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:

@@ -75,6 +75,11 @@ CLAUSE_TRIM = CLAUSE_MARKS + "、 \u3000\t\r\n"
 # -- verb classes (traditional lemmas from pipeline.labels.VERBS) ---------------------------------
 #: a participant written right after the verb is its target (獻賓, 酢主人, 拜賓, 迎賓 …)
 TARGET_VERBS = set("揖 拜 讓 獻 酬 酢 迎 送 從 請 命 告 授 受 俟 辭 對".split())
+#: acts done to someone written after them almost always (送賓, 獻尸, 授主人; 問 and 勞 outside the
+#: closed list: 聘禮 公問大夫), unlike a bow, a salute or a refusal, which often end their clause (答拜,
+#: 揖, 辭): where a 斷句 cut one from the two names after it, the first is its target
+#: (walk._Run._targets_cut_off)
+TAKE_SOMEONE = set("獻 酬 酢 迎 送 授 命 告 請 問 勞".split())
 #: a participant introduced by 以 / 與 is the one these acts are done with (主人以賓三揖)
 MUTUAL_VERBS = set("揖 讓 拜".split())
 #: verbs of motion: a bare place after them is where they go (升堂, 即位, 就席, 適洗, 降席)
@@ -199,6 +204,7 @@ class Vocabulary:
     max_len: int = 1
     #: normalised forms of the verb classes
     target_verbs: set[str] = field(default_factory=set)
+    take_someone: set[str] = field(default_factory=set)
     mutual_verbs: set[str] = field(default_factory=set)
     motion_verbs: set[str] = field(default_factory=set)
     object_verbs: set[str] = field(default_factory=set)
@@ -337,6 +343,7 @@ class Vocabulary:
             return {n(x) for x in items}
 
         voc.target_verbs = norm_set(TARGET_VERBS)
+        voc.take_someone = norm_set(TAKE_SOMEONE)
         voc.mutual_verbs = norm_set(MUTUAL_VERBS)
         voc.motion_verbs = norm_set(MOTION_VERBS)
         voc.object_verbs = norm_set(OBJECT_VERBS)

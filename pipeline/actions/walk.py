@@ -111,10 +111,6 @@ if TYPE_CHECKING:
 
 _TITLE = re.compile(r"(第[一二三四五六七八九十]+|[礼仪儀禮]第?[一二三四五六七八九十]+)\s*$")
 _JI = re.compile(r"^\s*[记記]\s*[。．.：:︰]?\s*")
-#: acts that are done to someone written after them almost always (送賓, 獻尸, 授主人), unlike a bow,
-#: a salute or a refusal, which often end their clause (答拜, 揖, 辭): the cut repair of
-#: :meth:`_Run._targets_cut_off` reads only these (traditional lemmas)
-_TAKE_SOMEONE = frozenset("獻 酬 酢 迎 送 授 命 告 請 問 勞".split())  # 問, 勞: outside the closed list (聘禮 公問|大夫賓對)
 #: a passage opening a rite with its name (鄉射之禮。, 大射之儀。): the carried actor is reset, and
 #: the name states no act (射 of 鄉射 is the rite's name); a comparison 如X之禮 is not one
 _RITE_OPEN = re.compile(r"^\s*(?![如若])\S{1,4}之[礼禮仪儀]")
@@ -486,8 +482,8 @@ class _Run:
         """Clauses of unpunctuated text cut after an act that takes a participant and before that
         participant, where another opens the next act at once (聘禮 送|賓公皆再拜: 送賓，公皆再拜): the
         first name goes back to the act; the two are no group. Only after the acts that take someone
-        (:data:`_TAKE_SOMEONE`: 答拜|賓介皆揖 is a bow without one, then the group), not where a mark
-        joins the names (賓、介), nor across a sentence end."""
+        (``Vocabulary.take_someone``: 答拜|賓介皆揖 is a bow without one, then the group), not where a
+        mark joins the names (賓、介), nor across a sentence end."""
         starts = {s for s, _ in sentences}
         out = list(clauses)
         for k in range(len(out) - 1):
@@ -495,9 +491,8 @@ class _Run:
             if pe != cs or cs in starts:
                 continue
             last = self._last_words(text, ps, pe)
-            taking = {self.voc.normalise(w) for w in _TAKE_SOMEONE}
             if not last or last[-1].end != pe or not last[-1].kinds & {VERB, OTHERV} \
-                    or self.voc.normalise(last[-1].lemma or last[-1].text) not in taking:
+                    or self.voc.normalise(last[-1].lemma or last[-1].text) not in self.voc.take_someone:
                 continue
             words = tokenize(text, cs, min(ce, cs + 3 * self.voc.max_len), self.voc, self.names)
             if len(words) < 3 or not all(ACTOR in w.kinds and not w.kinds & {OBJECT} for w in words[:2]) \
