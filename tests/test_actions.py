@@ -3006,3 +3006,13 @@ def test_dressed_as_another_is_a_comparison_that_ends_at_the_dress(extractor):
     r = run_cut_text(extractor, "主人玄冠朝服|緇帶|素韠|即位于門東|西面。有司如主人服即位于西方|東面北上。")
     assert [(a.actor, a.verb) for a in r.actions] == [("主人", "即"), ("有司", "即")]
     check(r.all("即")[1], location="西方", facing="東面")
+
+
+def test_after_a_comparison_another_participant_opens_his_own_description(extractor):
+    """士冠禮's 宿賓 (received text) as a 斷句 joins it: 賓如主人服贊者玄端|從之 (賓如主人服，贊者玄端從之)
+    — the guest is dressed as the host; the assistant, in black, follows him: 從 is the 贊者's. A
+    comparison that ends in an act stays one predicate (04 p381 主人如賓服以拜辱)."""
+    r = run_cut_text(extractor, "賓如主人服贊者玄端|從之|立于外門之外。")
+    assert [(a.actor, a.verb) for a in r.actions] == [("贊者", "從"), ("贊者", "立")]
+    r = xh(extractor, "04", 381)
+    check(r.get("拜"), actor="主人")

@@ -146,6 +146,7 @@ class _Walk:
         self.last: Optional[Draft] = None
         self.last_verb_index = -9
         self.command = False
+        self.compared = False  # the subject's predicate so far is a comparison (賓如主人服)
         self._reset_prefixes()
 
     def _reset_prefixes(self) -> None:
@@ -190,6 +191,7 @@ class _Walk:
                 i += 1
                 continue
             if LIKE in k:
+                self.compared = self.subject is not None and not self.verb_seen
                 i = self._skip_like(i)
                 continue
             if SAY in k:
@@ -593,6 +595,12 @@ class _Walk:
             else:
                 self.pre_loc, self.pre_loc_from = place, "pre"
             return j + 1
+        if not self.verb_seen and self.subject is not None and self.compared:
+            # 賓如主人服贊者玄端|從之 (賓如主人服，贊者玄端，從之 joined by the 斷句): a participant after
+            # the subject's comparison opens his own description, and whoever follows is he
+            self._close()
+            self._new_piece(span)
+            return j
         if not self.verb_seen:
             if self.subject is None or self._predicate_follows(j):
                 if self.subject is not None and (NUM in self.kinds(i - 1) or (
