@@ -3016,3 +3016,15 @@ def test_after_a_comparison_another_participant_opens_his_own_description(extrac
     assert [(a.actor, a.verb) for a in r.actions] == [("贊者", "從"), ("贊者", "立")]
     r = xh(extractor, "04", 381)
     check(r.get("拜"), actor="主人")
+
+
+def test_the_music_starts_and_the_lord_goes_to_his_mark(extractor):
+    """樂作而后就物 (05 p1081 君樂作而后就物, 07 p728 公樂作而后就物, and 燕禮's 記 in the received text): 作
+    is the music starting, no bidding, so the lord's 就 is done; 作 before an act bids it (作射如初)."""
+    check(xh(extractor, "05", 1081).get("就"), actor="君", location="物")
+    check(xh(extractor, "07", 728).get("就"), actor="公")
+    text = "君與射，則為下射，袒朱襦，樂作而后就物。"
+    r = run_on(extractor, text, text)
+    check(r.get("就"), actor="君", location="物")
+    text = "司射作射如初。"
+    assert run_on(extractor, text, text).actions == []

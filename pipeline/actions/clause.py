@@ -280,7 +280,7 @@ class _Walk:
                 self.piece.other_verb = True
                 self.last = None
                 self.last_verb_index = -9
-                if t.text in ("使", "作", "戒", "擯", "摈"):
+                if t.text in ("使", "作", "戒", "擯", "摈") and not self._music_starts(i):
                     self.command = True  # 作上耦射, 戒諸公卿大夫射, 擯升降: bidden, warned of, ushered: not done
                 if t.text in self.voc.assist_words and not self.piece.acts:
                     self.piece.assist = True
@@ -780,6 +780,13 @@ class _Walk:
         """``span``, a participant written here, is the subject of the piece."""
         self.piece.mentions.append(span)
         self.subject = self.piece.subject = span
+
+    def _music_starts(self, i: int) -> bool:
+        """Is the 作 at ``i`` "starts" with nothing bidden after it (燕禮's 記 樂作而后就物: the music
+        starts, then the lord goes to his mark)? 作 before a participant or an act bids it (作上耦射,
+        作射如初)."""
+        nxt = self.tok(i + 1)
+        return self.toks[i].text == self.voc.normalise("作") and (nxt is None or bool(nxt.kinds & {ADV, PUNCT}))
 
     def _assistant_acts(self, i: int) -> bool:
         """Is the 贊 at ``i`` the assistant as a participant (士昏禮 贊戶內北面答拜, 贊答拜, 贊以肝從), where
