@@ -3028,3 +3028,16 @@ def test_the_music_starts_and_the_lord_goes_to_his_mark(extractor):
     check(r.get("就"), actor="君", location="物")
     text = "司射作射如初。"
     assert run_on(extractor, text, text).actions == []
+
+
+def test_acts_outside_the_closed_list_keep_their_things_and_places(extractor):
+    """聘禮 and 公食大夫禮 (received text): 坐拭圭 (sits and wipes the jade), 坐啟簋會，各卻于其西 (opens the
+    lids and turns each over west of its vessel) — 拭, 啟 and 卻 are acts outside the closed list, so
+    the jade is no thing sat on and the place west of the 簋 is the lids', not the sitting's."""
+    text = "賈人北面，坐拭圭，遂執展之。"
+    r = run_on(extractor, text, text)
+    check(r.get("坐"), actor="賈人", object=None)
+    text = "宰夫東面，坐啟簋會，各卻于其西。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [("宰夫", "坐")]
+    check(r.get("坐"), object=None, location=None)
