@@ -228,9 +228,6 @@ class _Walk:
                     if self._noun_verb(i):
                         i += 1
                         continue
-                if t.text == self.voc.charge and i >= 2 and ZHI in self.kinds(i - 1) and ACTOR in self.kinds(i - 2):
-                    i += 1  # 申之以父母之命 (士昏禮): the parents' charge, no one commands
-                    continue
                 i = self._verb(i)
                 continue
             if AND in k and PUNCT not in k and self.kinds(i + 1) & {LOCATION, DANG}:
@@ -781,6 +778,14 @@ class _Walk:
         self.piece.mentions.append(span)
         self.subject = self.piece.subject = span
 
+    def _someones_charge(self, i: int) -> bool:
+        """Is the 命 at ``i`` the charge of the participant named with it, a thing, not a command:
+        after 以 and him (以君命使), or after him and 之 (士昏禮 申之以父母之命)?"""
+        if i < 2 or self.toks[i].text != self.voc.normalise("命"):
+            return False
+        before, owner = self.kinds(i - 1), self.kinds(i - 2)
+        return (ACTOR in before and WITH in owner) or (ZHI in before and ACTOR in owner)
+
     def _music_starts(self, i: int) -> bool:
         """Is the 作 at ``i`` "starts" with nothing bidden after it (燕禮's 記 樂作而后就物: the music
         starts, then the lord goes to his mark)? 作 before a participant or an act bids it (作上耦射,
@@ -866,8 +871,8 @@ class _Walk:
                 WITH in self.kinds(i - 1) and self.kinds(i + 1) & {VERB, OTHERV}
                 and x != self.voc.normalise("拜"))):  # 以拜賜: to bow for the gift, an act
             return i + 1  # 聽命, 致命, 以命升賓: the command as a thing (贊洗爵 opening a clause: the act)
-        if x == self.voc.normalise("命") and i > 1 and ACTOR in self.kinds(i - 1) and WITH in self.kinds(i - 2):
-            return i + 1  # 以君命使: the lord's command, a thing
+        if self._someones_charge(i):
+            return i + 1  # 以君命使, 申之以父母之命: the lord's, the parents' command, a thing
         if x in self.voc.nounable and self.tok(i - 1) is not None and self.toks[i - 1].text == self.voc.normalise("得"):
             return i + 1  # 不得命: the leave not obtained
         if self.tok(i + 2) is not None and self.toks[i + 1].text == self.voc.normalise("不") \

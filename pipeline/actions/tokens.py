@@ -166,8 +166,7 @@ def _counted_group(text: str, i: int, start: int, end: int, voc: Vocabulary) -> 
     name (after 皆 / 各), else 0."""
     if text[i] not in voc.group_counts or i + 1 >= end:
         return 0
-    before = text[start:i].rstrip()
-    if before and before[-1] not in _GROUP_JOINS:
+    if not _opens_or_joined(text, start, i, _GROUP_JOINS):
         return 0
     if "ACTOR" in voc.kinds.get(text[i:i + longest_match(text, i, end, voc)], ()):
         return 0  # 二人, 三耦: the lexicon's own word
@@ -177,6 +176,12 @@ def _counted_group(text: str, i: int, start: int, end: int, voc: Vocabulary) -> 
         return 0
     # only where the group acts at once (二佐食各取黍); 二大夫媵爵如初, 三笙一和而成聲 name no act here
     return 1 + name if "VERB" in _next_word_kinds(text, i + 1 + name, end, voc) else 0
+
+
+def _opens_or_joined(text: str, start: int, i: int, joins: str) -> bool:
+    """Does ``text[i]`` open ``text[start:]`` or follow one of ``joins`` (spaces aside)?"""
+    before = text[start:i].rstrip()
+    return not before or before[-1] in joins
 
 
 def _next_word_kinds(text: str, after: int, end: int, voc: Vocabulary) -> set[str]:
@@ -193,8 +198,7 @@ def _attendant(text: str, i: int, start: int, end: int, voc: Vocabulary) -> bool
     with 、 (媵、御沃盥交)?"""
     if text[i] not in voc.attendants:
         return False
-    before = text[start:i].rstrip()
-    if before and before[-1] not in _GROUP_JOINS and before[-1] not in CLAUSE_MARKS:
+    if not _opens_or_joined(text, start, i, _GROUP_JOINS + CLAUSE_MARKS):
         return False
     if text[i + 1:i + 2] == "、" and text[i + 2:i + 3] in voc.attendants:
         return True

@@ -279,8 +279,6 @@ class Vocabulary:
     handed_persons: frozenset = frozenset()
     measures: frozenset = frozenset()
     its: str = "其"
-    #: 命 "to command", or after a participant and 之 the charge itself (父母之命)
-    charge: str = "命"
     all_word: str = "皆"
 
     def prefix_set(self) -> frozenset[str]:
@@ -399,6 +397,5 @@ class Vocabulary:
         voc.measures = frozenset(n(LENGTH_AFTER))
         voc.ranks = frozenset(n(x) for x in ("公", "諸公", "卿", "大夫", "士", "上大夫", "下大夫", "小卿", "孤卿", "卿大夫", "公卿", "士大夫", "子姓", "兄弟"))
         voc.its = n("其")
-        voc.charge = n("命")
         voc.all_word = n("皆")
         return voc
