@@ -3041,3 +3041,41 @@ def test_acts_outside_the_closed_list_keep_their_things_and_places(extractor):
     r = run_on(extractor, text, text)
     assert [(a.actor, a.verb) for a in r.actions] == [("宰夫", "坐")]
     check(r.get("坐"), object=None, location=None)
+
+
+def test_the_second_envoy_and_the_steward_are_participants(extractor):
+    """聘禮 (received text): 使次介假道，…奠幣 — 次介 (the second 介) lays down the silk, not an unnamed
+    one; 老牽牛以致之。…老退 — the steward 老 withdraws, not the guest who bowed before him."""
+    text = "若過邦，至于竟，使次介假道，束帛將命于朝，曰：「請帥。」奠幣。下大夫取以入告。"
+    r = run_on(extractor, text, text)
+    check(r.get("奠"), actor="次介", object="幣")
+    text = "賓迎，再拜。老牽牛以致之。賓再拜稽首受。老退，賓再拜送。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [
+        ("賓", "迎"), ("賓", "拜"), ("賓", "拜"), ("賓", "稽首"), ("賓", "受"), ("老", "退"), ("賓", "拜")]
+    text = "主人降，授老雁。"
+    check(run_on(extractor, text, text).get("授"), actor="主人", object="雁", target="老")
+
+
+def test_who_goes_out_himself_sees_off_what_he_carries(extractor):
+    """聘禮 (received text): 介卒復命，出，奉柩送之 — the 介 goes out carrying the coffin and sees it off;
+    送 after a 退 / 出 is the host's only where the one leaving is written there (賓退，送)."""
+    text = "介受賓禮，無辭也。歸，介復命，柩止于門外。介卒復命，出，奉柩送之。"
+    r = run_on(extractor, text, text)
+    check(r.get("送"), actor="介")
+    text = "主人以賓揖。賓退，送。"
+    check(run_on(extractor, text, text).get("送"), actor="主人")
+
+
+def test_gifts_robes_and_charges_written_with_an_act_are_things(extractor):
+    """聘禮 (received text): 致饗以酬幣 (the pledge gift sent, no one pledges), 主人長衣練冠以受 (the long
+    robe: no elder 長 joins the host), 介攝其命 (the 介 takes over the envoy's charge: 其命 is a thing,
+    no command), 司馬執策 (the whip is what the 司馬 holds)."""
+    text = "若不親食，使大夫各以其爵、朝服致之以侑幣，如致饔，無儐。致饗以酬幣，亦如之。"
+    assert run_on(extractor, text, text).actions == []
+    text = "遭喪，將命于大夫，主人長衣練冠以受。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("主人", "受")]
+    text = "賓入竟而死，遂也。主人為之具而殯。介攝其命。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("賓", "入")]
+    text = "誓于其竟，賓南面，上介西面，眾介北面東上，史讀書，司馬執策立于其後。"
+    check(run_on(extractor, text, text).get("執"), actor="司馬", object="策")

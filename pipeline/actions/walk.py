@@ -1080,7 +1080,8 @@ class _Run:
         last = self.emitted[-1] if self.emitted else None
         if d.lemma == "拜" and last is not None and last.action.response and self.before_response:
             return self.before_response, True  # 再拜賓，賓答拜，拜介: the bower bows on
-        if d.lemma == "送" and last is not None and last.lemma in ("退", "出") and last.actor_key:
+        if (d.lemma == "送" and last is not None and last.lemma in ("退", "出") and last.actor_key
+                and not last.action.actor_inferred):
             for name, _ in reversed(self.named):  # 賓退，送: the host sees the guest off
                 if self.key(name) != last.actor_key:
                     return name, True
