@@ -55,7 +55,7 @@ OTHER_VERBS = (
     "戒 速 厭 謀 舉 羞 至 視 哭 踊 致 遷 載 錯 布 陳 張 縣 作 使 帥 止 拂 扱 兼 擩 食 嘗 飯 酳 奉 "
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
     "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
-    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗 問 拭 啟 卷 闔 斂 展 卻"
+    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗 問 拭 啟 卷 闔 斂 展 卻 攝"
 ).split()
 #: 拜's purposes, folded into the 拜 tuple (SCHEMA: 拜送爵, 拜受爵, 拜洗, 拜至, 拜辱, 拜既爵).
 PURPOSES = "送 受 洗 至 辱 既爵 崇酒 妥 酒".split()
@@ -156,7 +156,9 @@ TREATING_VERBS = set("延 勞 賜".split())
 #: sparrow-brown cap (士冠禮 受爵弁，加之: the cap received, no cup 爵 in it); 侑幣, the gift that urges
 #: the guest to eat (公食大夫禮 受侑幣: no 侑, the participant of 有司徹, is in it); 飲酒, the drinking wine
 #: (公食大夫禮 飲酒、漿飲，俟于東房; 飲酒，實于觶，加于豐: no one drinks; never an act in the corpus's 經)
-NOUN_WORDS = ("其實 爵弁 侑幣 飲酒 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
+#: Also 酬幣, the pledge gift sent (聘禮 致饗以酬幣: no one pledges); 長衣, the long robe (聘禮
+#: 主人長衣練冠以受: no elder 長); 小聘, the lesser embassy (聘禮 小聘曰問: no participant)
+NOUN_WORDS = ("其實 爵弁 侑幣 酬幣 長衣 小聘 飲酒 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
 #: things written with a closed-list character: 庭實, the gifts displayed in the court (no act of 實);
 #: a thing, so that opening a clause it is the topic of its act (聘禮 賓奉幣，庭實從; 庭實設: no one is named
 #: for the following and the setting out, not the guest carried on)
