@@ -3079,3 +3079,47 @@ def test_gifts_robes_and_charges_written_with_an_act_are_things(extractor):
     assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("賓", "入")]
     text = "誓于其竟，賓南面，上介西面，眾介北面東上，史讀書，司馬執策立于其後。"
     check(run_on(extractor, text, text).get("執"), actor="司馬", object="策")
+
+
+def test_the_reply_after_a_quotation_is_the_other_partys(extractor):
+    """士昏禮 (received text), 請期: 使者曰：「…」曰：「某日。」對曰：「某敢不敬須。」 — the messenger names
+    the day and the bride's father replies: a 對 right after a quotation with no one written is not
+    the speaker's. 昏辭曰 (the set words of the wedding) is no refusal."""
+    text = "使者曰：「某使某受命，吾子不許，某敢不告期？」曰：「某日。」對曰：「某敢不敬須。」"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [(None, "對")]
+    text = "主人曰：「請吾子之就宮。」賓曰：「某以非他故。」對曰：「敢不從！」"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("主人", "對")]
+    text = "昏辭曰：「吾子有惠，貺室某也。」對曰：「某之子惷愚。」"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [(None, "對")]
+
+
+def test_the_bride_steps_out_and_her_women_face_each_other(extractor):
+    """士昏禮 (received text): 女出于母左 — 女, opening a clause before an act, is the bride, not "you";
+    從者二人坐持几相對 — 持 is an act outside the closed list (no thing 持几 sat on) and 相對 is
+    "facing each other", no reply and no assistant 相."""
+    text = "母南面于房外。女出于母左，父西面戒之。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("女", "出")]
+    text = "婦乘以几，從者二人坐持几相對。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [("從者二人", "坐")]
+    check(r.get("坐"), object=None)
+
+
+def test_who_someone_is_names_no_doer(extractor):
+    """公食大夫禮's 記 (received text): 上贊，下大夫也。拜食與侑幣，皆再拜稽首 — "the upper assistant is a
+    下大夫": the officer named in the definition does not bow for the meal; the bow is the guest's,
+    whom this passage does not name. A name after a comma is still its clause's subject elsewhere."""
+    text = "上贊，下大夫也。拜食與侑幣，皆再拜稽首。"
+    assert {a.actor for a in run_on(extractor, text, text).actions} == {None}
+    text = "公揖，下大夫降。"
+    check(run_on(extractor, text, text).get("降"), actor="下大夫")
+
+
+def test_the_cooks_and_the_two_servers_of_shaolao(extractor):
+    """少牢饋食禮 (received text): 雍正執一匕以從，雍府執二匕以從 — the chief cook and his storekeeper
+    each carry ladles in; 上利升羊…下利升豕 — the upper and lower 利 (the two 佐食) lift the meat."""
+    text = "鼎序入。雍正執一匕以從，雍府執二匕以從，司士合執二俎以從。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions][1:] == [
+        ("雍正", "執"), ("雍正", "從"), ("雍府", "執"), ("雍府", "從"), ("司士", "執"), ("司士", "從")]
+    text = "佐食二人，上利升羊，載右胖。下利升豕，其載如羊。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("上利", "升"), ("下利", "升")]

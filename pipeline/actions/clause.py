@@ -855,8 +855,9 @@ class _Walk:
             return self._named_not_done(i)  # 獻用爵: "the presentation uses a 爵", the round named, no act
         if nxt is not None and nxt.text == self.voc.ye and not adjacent and (prev is None or prev.text != self.voc.its):
             return self._named_not_done(i)  # 非對也, 下亦降也: a definition, no act (於其入也 is one)
-        if lemma == "對" and self.tok(i + 1) is not None and self.toks[i + 1].text in self.voc.not_reply_after:
-            self.verb_seen = True  # 筵對席, 長兄弟對之: "opposite", not the reply
+        if lemma == "對" and ((self.tok(i + 1) is not None and self.toks[i + 1].text in self.voc.not_reply_after)
+                             or (self.tok(i - 1) is not None and self.toks[i - 1].text == self.voc.xiang)):
+            self.verb_seen = True  # 筵對席, 長兄弟對之, 士昏禮 坐持几相對: "opposite", not the reply
             self.piece.other_verb = True
             self.last = None
             self.last_verb_index = -9

@@ -206,6 +206,7 @@ class ActionExtractor:
             return e - s > 1 and "OTHERV" in kinds.get(text[s], ()) and "ACTOR" in kinds.get(text[s + 1:e], ())
 
         names = {s: e for s, e, label in spans if label == "ACTOR" and (e - s > 1 or text[s] not in kinds)
+                 and voc.placeholder not in text[s:e]  # 某 "so-and-so" of the set words (士昏禮 某敢不告期)
                  and "ACTOR" not in kinds.get(text[s:e], ()) and text[s] not in voc.causatives
                  and not thing_at_end(s, e) and not defined(e) and not act_on_one(s, e)}
         return names or None

@@ -55,7 +55,7 @@ OTHER_VERBS = (
     "戒 速 厭 謀 舉 羞 至 視 哭 踊 致 遷 載 錯 布 陳 張 縣 作 使 帥 止 拂 扱 兼 擩 食 嘗 飯 酳 奉 "
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
     "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
-    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗 問 拭 啟 卷 闔 斂 展 卻 攝"
+    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗 問 拭 啟 卷 闔 斂 展 卻 攝 持"
 ).split()
 #: 拜's purposes, folded into the 拜 tuple (SCHEMA: 拜送爵, 拜受爵, 拜洗, 拜至, 拜辱, 拜既爵).
 PURPOSES = "送 受 洗 至 辱 既爵 崇酒 妥 酒".split()
@@ -157,8 +157,9 @@ TREATING_VERBS = set("延 勞 賜".split())
 #: the guest to eat (公食大夫禮 受侑幣: no 侑, the participant of 有司徹, is in it); 飲酒, the drinking wine
 #: (公食大夫禮 飲酒、漿飲，俟于東房; 飲酒，實于觶，加于豐: no one drinks; never an act in the corpus's 經)
 #: Also 酬幣, the pledge gift sent (聘禮 致饗以酬幣: no one pledges); 長衣, the long robe (聘禮
-#: 主人長衣練冠以受: no elder 長); 小聘, the lesser embassy (聘禮 小聘曰問: no participant)
-NOUN_WORDS = ("其實 爵弁 侑幣 酬幣 長衣 小聘 飲酒 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
+#: 主人長衣練冠以受: no elder 長); 小聘, the lesser embassy (聘禮 小聘曰問: no participant); the set words
+#: of a rite (士昏禮 昏辭曰, 士冠禮 字辭曰, 醴辭, 醮辭: no one declines)
+NOUN_WORDS = ("其實 爵弁 侑幣 酬幣 長衣 小聘 昏辭 醮辭 醴辭 字辭 飲酒 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
 #: things written with a closed-list character: 庭實, the gifts displayed in the court (no act of 實);
 #: a thing, so that opening a clause it is the topic of its act (聘禮 賓奉幣，庭實從; 庭實設: no one is named
 #: for the following and the setting out, not the guest carried on)
@@ -169,9 +170,9 @@ ABOUT_TO = "將"
 HANDS = set("左手 右手".split())
 #: after 洗 these make it the basin standing somewhere (洗在阼階東南; 士冠禮 洗有篚在西), not the washing
 BASIN_STANDS = set("在 有".split())
-#: 相 "each other" before these (相左, 相右, 相揖, 相拜; 公食大夫禮 大夫相食, officers feeding one another)
-#: is an adverb, not the 相 (the assistant)
-MUTUAL_AFTER_XIANG = set("左 右 揖 拜 見 交 答 荅 食".split())
+#: 相 "each other" before these (相左, 相右, 相揖, 相拜; 公食大夫禮 大夫相食, officers feeding one another;
+#: 士昏禮 相對, facing each other) is an adverb, not the 相 (the assistant)
+MUTUAL_AFTER_XIANG = set("左 右 揖 拜 見 交 答 荅 食 對".split())
 #: the count prefixes 再 三 壹 apply to these only (三獻 is "third presentation")
 COUNTED_VERBS = set("拜 揖 讓 辭".split())
 #: 眾 alone is "the many" (the rest of the participants) where 皆 follows it (眾皆繼射)
@@ -184,8 +185,9 @@ GROUP_COUNTS = set("二三四五六七八九十兩")
 GROUP_ADVERBS = set("皆 各".split())
 #: 士昏禮's women who attend the bride (媵) and the groom (御): participants only where one opens a
 #: clause (or is joined to one by 、 / 與 / 及) and an act follows at once (媵受, 御布對席, 媵、御沃盥交).
-#: Elsewhere they are verbs: 媵爵 / 媵觶 "present the cup" (大射, 燕禮), 御於 "attend on" (士相見禮)
-ATTENDANTS = set("媵 御".split())
+#: Elsewhere they are verbs: 媵爵 / 媵觶 "present the cup" (大射, 燕禮), 御於 "attend on" (士相見禮).
+#: So is the bride herself, 女 (女出于母左, 女次…立于房中), elsewhere "you" (汝) in speech
+ATTENDANTS = set("媵 御 女".split())
 #: 繼 "go on to, in turn" and 兼 "both together": the closed-list character after them is the act,
 #: not a thing (眾賓繼射; 少牢 兼祭于豆祭, offers the two together)
 CONTINUING = ("繼", "兼")
@@ -281,6 +283,8 @@ class Vocabulary:
     handed_persons: frozenset = frozenset()
     measures: frozenset = frozenset()
     its: str = "其"
+    #: 某 "so-and-so", the name the set words put for whoever speaks or is spoken of: no participant
+    placeholder: str = "某"
     all_word: str = "皆"
 
     def prefix_set(self) -> frozenset[str]:
@@ -399,5 +403,6 @@ class Vocabulary:
         voc.measures = frozenset(n(LENGTH_AFTER))
         voc.ranks = frozenset(n(x) for x in ("公", "諸公", "卿", "大夫", "士", "上大夫", "下大夫", "小卿", "孤卿", "卿大夫", "公卿", "士大夫", "子姓", "兄弟"))
         voc.its = n("其")
+        voc.placeholder = n("某")
         voc.all_word = n("皆")
         return voc

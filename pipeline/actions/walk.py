@@ -100,7 +100,8 @@ from pipeline.actions.speech import (
 )
 from pipeline.actions.tokens import Token, iter_tokens, tokenize
 from pipeline.actions.vocabulary import (
-    ACTOR, ADV, AND, CHAR, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, LOCATION, NEG, OBJECT, OTHERV, SAY, SENTENCE_MARKS, VERB,
+    ACTOR, ADV, AND, CHAR, CLAUSE_MARKS, CLAUSE_TRIM, LIKE, LOCATION, NEG, OBJECT, OTHERV, SAY, SENTENCE_MARKS, SPEECH_CLOSE,
+    SPEECH_OPEN, VERB,
 )
 from pipeline.records import Action
 from pipeline.text.view import TextView
@@ -115,6 +116,8 @@ _JI = re.compile(r"^\s*[记記]\s*[。．.：:︰]?\s*")
 #: the name states no act (射 of 鄉射 is the rite's name); a comparison 如X之禮 is not one
 _RITE_OPEN = re.compile(r"^\s*(?![如若])\S{1,4}之[礼禮仪儀]")
 _TRIM = CLAUSE_TRIM
+#: the same less the quotation marks (where a quotation closes)
+_TRIM_NOT_QUOTES = "".join(c for c in CLAUSE_TRIM if c not in SPEECH_OPEN + SPEECH_CLOSE)
 #: a clause that ends naming a rite (賓酬之禮, 獻眾兄弟之儀): its verbs name acts, none is done
 _RITE_NAMED = re.compile(r"之[礼禮仪儀]也?$")
 
@@ -708,6 +711,11 @@ class _Run:
             self.unnamed = self.before_subject[1]
         elif subject is None and (messenger := self._messenger_back_in(piece)) is not None:
             principal = self.current = messenger  # 擯者出請，賓告事畢。入告 (士昏禮): the usher takes it in
+        elif subject is None and self.current is not None and self._replies_to_speech(view.text, piece):
+            # 使者曰：「…」曰：「某日。」對曰 (士昏禮 請期): the one spoken to replies, not the speaker
+            principal = self.current = next(
+                (name for name, _ in reversed(self.named) if self.key(name) != self.key(self.current)), None)
+            self.unnamed = principal is None
         if subject and self.key(subject) != self.key(principal):
             self.before_subject = (principal, self.unnamed)
         if subject:
@@ -724,6 +732,8 @@ class _Run:
                 self.current = w(*piece.treated)  # 天子賜侯氏以車服。迎於外門外: the one given acts
                 self.flush_pending()
                 return
+            if subject and self._defines(view.text, piece):
+                return  # 公食大夫禮 記 上贊，下大夫也: the one named says who another is, he does nothing
             if subject and not ((piece.assist or piece.treats_other) and principal is not None) \
                     and not (piece.stance and principal is not None):
                 self.current = subject  # 上射在左 / 卦者在左 only say where one stands
@@ -919,6 +929,22 @@ class _Run:
         """The act before the last ``skip`` ones, if it is after the last reset."""
         at = len(self.emitted) - skip - 1
         return self.emitted[at] if at >= self.history_start else None
+
+    def _defines(self, text: str, piece: Piece) -> bool:
+        """Is ``piece`` a name and 也 alone, after a comma (上贊，下大夫也: "the upper assistant is a
+        下大夫")? It names who someone is; nobody acts."""
+        assert piece.subject is not None
+        start, end = piece.subject
+        rest = text[end:piece.clause[1]].rstrip(_TRIM)
+        return rest == self.voc.ye and text[:start].rstrip(" \u3000")[-1:] in ("，", ",")
+
+    def _replies_to_speech(self, text: str, piece: Piece) -> bool:
+        """Does ``piece`` open with 對 right after a quotation closes (…。」對曰)? The reply is the other
+        party's: whoever was carried on spoke the words quoted."""
+        if not piece.acts or piece.acts[0].lemma != "對" or piece.acts[0].subject is not None:
+            return False
+        before = text[:piece.acts[0].verb_token[0]].rstrip(_TRIM_NOT_QUOTES)
+        return before.endswith(tuple(SPEECH_CLOSE))
 
     def _messenger_back_in(self, piece: Piece) -> Optional[str]:
         """The one who went out to ask (出請), where ``piece`` opens with 入告 right after the one asked
