@@ -3123,3 +3123,24 @@ def test_the_cooks_and_the_two_servers_of_shaolao(extractor):
         ("雍正", "執"), ("雍正", "從"), ("雍府", "執"), ("雍府", "從"), ("司士", "執"), ("司士", "從")]
     text = "佐食二人，上利升羊，載右胖。下利升豕，其載如羊。"
     assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("上利", "升"), ("下利", "升")]
+
+
+def test_a_cut_inside_a_things_name_moves_to_its_start(extractor):
+    """聘禮 without marks (received text): the 斷句 cut 賓遂左庭|實設揖讓 through 庭實, the gifts displayed;
+    read as 賓遂左|庭實設揖讓, the gifts are set out by no one named and the guest does not fill (實)
+    anything. 10 p65 四享皆束帛加璧庭|實唯國所有 (dev, 斷句 unseen) likewise has no act of 實."""
+    r = run_cut_text(extractor, "賓奉幣|庭實從|入門右|大夫辭。賓遂左庭|實設揖讓|如初。")
+    assert [(a.actor, a.verb) for a in r.actions] == [
+        (None, "從"), ("賓", "入"), ("大夫", "辭"), (None, "設"), ("賓", "揖"), ("賓", "讓")]
+    r = run_cut_text(extractor, "四享|皆束帛加璧庭|實唯國所有。")
+    assert r.all("實") == []
+
+
+def test_the_prayer_man_urges_and_the_host_bows(extractor):
+    """祝侑，主人拜 (15 p222 特牲, and 少牢 in the received text) without marks: 侑 after 祝 is his urging
+    the 尸 to eat, not 有司徹's guest 侑 listed with him, so 主人 alone bows (the 斷句's 祝侑|主人拜
+    was rejoined as the list 祝侑主人)."""
+    r = run_cut_text(extractor, "尸三飯|告飽|祝侑|主人拜。")
+    assert [(a.actor, a.verb) for a in r.actions] == [("尸", "告"), ("主人", "拜")]
+    text = "尸又三飯，告飽。祝侑，主人拜。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("尸", "告"), ("主人", "拜")]

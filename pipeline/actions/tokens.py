@@ -123,6 +123,8 @@ def iter_tokens(text: str, start: int, end: int, voc: Vocabulary, names: Optiona
             kinds = {CHAR}
         elif word in voc.measured and i + length < end and text[i + length] in voc.measures:
             kinds = {CHAR}  # 長如笴, 杠長三仞: a length, not the eldest
+        elif word == voc.urge and i > start and text[i - 1] == voc.prayer:
+            kinds = {OTHERV}  # 祝侑 (特牲, 少牢): the 祝 urges the 尸 to eat, no 侑 (有司徹's guest) beside him
         yield Token(i, i + length, word, frozenset(kinds), voc.lemmas.get(word) if "VERB" in kinds else None)
         i += length
 

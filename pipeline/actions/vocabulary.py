@@ -285,6 +285,9 @@ class Vocabulary:
     its: str = "其"
     #: 某 "so-and-so", the name the set words put for whoever speaks or is spoken of: no participant
     placeholder: str = "某"
+    #: 侑 "to urge (to eat)", after the 祝 who does it (祝侑); elsewhere 有司徹's 侑, a participant
+    urge: str = "侑"
+    prayer: str = "祝"
     all_word: str = "皆"
 
     def prefix_set(self) -> frozenset[str]:
@@ -404,5 +407,6 @@ class Vocabulary:
         voc.ranks = frozenset(n(x) for x in ("公", "諸公", "卿", "大夫", "士", "上大夫", "下大夫", "小卿", "孤卿", "卿大夫", "公卿", "士大夫", "子姓", "兄弟"))
         voc.its = n("其")
         voc.placeholder = n("某")
+        voc.urge, voc.prayer = n("侑"), n("祝")
         voc.all_word = n("皆")
         return voc

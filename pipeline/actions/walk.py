@@ -251,6 +251,7 @@ class _Run:
         punctuated = any(ch in CLAUSE_MARKS for ch in text)
         if not punctuated:
             clauses, sentences = self._names_kept_whole(text, clauses, sentences)
+            clauses, sentences = self._things_kept_whole(text, clauses), self._things_kept_whole(text, sentences)
             clauses = _cut_clauses(text, _cut_clauses(text, clauses, self._refused_bow_cuts), self._doubled_name_cuts)
             clauses = _cut_clauses(text, clauses, self._consent_cuts)
             clauses = _cut_clauses(text, clauses, self._as_before_cuts)
@@ -399,6 +400,29 @@ class _Run:
             else:
                 sents.append((ss, se))
         return out, sents
+
+    def _things_kept_whole(self, text: str, spans: list[Span]) -> list[Span]:
+        """The 斷句's cuts inside a thing's name move to its start: 祭醴三庭|實設降筵 (聘禮, where the 斷句
+        split 庭實, the gifts displayed) is 祭醴三|庭實設降筵. ``spans`` are contiguous (clauses or
+        sentences of text without marks)."""
+        out = list(spans)
+        for k in range(1, len(out)):
+            (ps, pe), (cs, ce) = out[k - 1], out[k]
+            if pe != cs:
+                continue
+            start = self._thing_across(text, cs)
+            if start is not None and start > ps:
+                out[k - 1], out[k] = (ps, start), (start, ce)
+        return out
+
+    def _thing_across(self, text: str, i: int) -> Optional[int]:
+        """Start of a listed thing's name of two characters or more that runs across ``i``, if any."""
+        for k in range(1, self.voc.max_len):
+            for length in range(self.voc.max_len, k, -1):
+                a, e = i - k, i - k + length
+                if a >= 0 and e <= len(text) and OBJECT in self.voc.kinds.get(text[a:e], ()):
+                    return a
+        return None
 
     def _inside_name(self, text: str, i: int) -> bool:
         """Does a listed participant's name of two characters or more, written twice in a row, run
