@@ -47,11 +47,14 @@ def passages(path: Path = PASSAGES) -> list[tuple[str, str]]:
 
 def keys(processor, text: str) -> Counter[Key]:
     """The (actor, verb, negated) keys of the tuples ``yili process`` reads in one 經 passage; the
-    actor normalised (simplified, as the pipeline's view), so that the two scripts compare."""
+    actor normalised (simplified, as the pipeline's view), so that the two scripts compare, and
+    without marks, as `yili evaluate actions` strips the gold's for the unpunctuated form (祝、主人 is
+    祝主人 in text without marks)."""
+    from pipeline.actions.report import _strip
     from pipeline.text.normalise import normalise_str
 
     record = processor.process({"text": text, "meta": {"layer": "JING"}})
-    return Counter((normalise_str(a["actor"] or ""), a["verb"], bool(a["negated"])) for a in record["actions"])
+    return Counter((_strip(normalise_str(a["actor"] or ""))[0], a["verb"], bool(a["negated"])) for a in record["actions"])
 
 
 def agreement(a: Counter[Key], b: Counter[Key]) -> tuple[int, int, int]:
