@@ -3144,3 +3144,25 @@ def test_the_prayer_man_urges_and_the_host_bows(extractor):
     assert [(a.actor, a.verb) for a in r.actions] == [("尸", "告"), ("主人", "拜")]
     text = "尸又三飯，告飽。祝侑，主人拜。"
     assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("尸", "告"), ("主人", "拜")]
+
+
+def test_who_received_the_cup_drinks_after_the_send_off_without_marks(extractor):
+    """士昏禮 without marks (received text): 姑酳之|婦拜受|姑拜送|坐祭|卒爵 — the editors end the sentence
+    at 姑拜送 (姑拜送。坐祭，卒爵): the bride, who received the cup, offers and drains it, not the
+    mother-in-law; the 斷句 that never saw the rite gives no sentence end there."""
+    r = run_cut_text(extractor, "姑酳之|婦拜受|姑拜送|坐祭|卒爵|姑受|奠之。")
+    assert [(a.actor, a.verb) for a in r.actions] == [
+        ("婦", "拜"), ("姑", "拜"), ("婦", "坐"), ("婦", "祭"), ("婦", "卒"), ("姑", "受"), ("姑", "奠")]
+
+
+def test_the_one_bidden_by_zhi_does_not_bid_and_has_not_yet_acted(extractor):
+    """公食大夫禮 (received text): 賓栗階升，不拜，命之成拜，階上北面再拜稽首 — 之 is the guest carried on:
+    someone unnamed bids him complete the bow, so the 命 has no actor and 成拜 is what is bidden,
+    no bow of its own (as 07 p75's 又命之 in the dev gold); 公命之升 likewise bids, the lord does
+    not climb."""
+    text = "賓栗階升，不拜，命之成拜，階上北面再拜稽首。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [
+        ("賓", "升"), ("賓", "拜"), (None, "命"), ("賓", "拜"), ("賓", "稽首")]
+    text = "公命之升。賓升。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("公", "命"), ("賓", "升")]

@@ -994,6 +994,8 @@ class _Walk:
             d.target = (t.start, t.end)  # 王受之玉: from him, the jade
         elif d.lemma in _TARGET_LEMMAS and d.lemma not in _THING_FIRST and d.target is None:
             d.target = (t.start, t.end)
+            if d.lemma == "命" and self.kinds(i + 1) & {VERB, CHAR, OTHERV}:
+                self.command = True  # 公命之升, 公食大夫禮 命之成拜: what he is bidden is not done here
         elif d.object is None:
             d.object = (t.start, t.end)
 

@@ -275,6 +275,8 @@ class _Run:
                 current_sentence = sentence
             elif not punctuated and self._refused_answer(text, cs):
                 self.new_sentence()  # 再拜賓不答拜|揖入 (士昏禮 without marks): the bower goes on, as after 。
+            elif not punctuated and self._drinks_after_send_off(text, cs, ce):
+                self.new_sentence()  # 婦拜受|姑拜送|坐祭 (士昏禮 without marks): the one who received drinks
             trimmed = _trim(text, cs, ce)
             if trimmed is None:
                 continue
@@ -376,6 +378,16 @@ class _Run:
         need not; not before 遂, which goes on with the one who did not answer (使者不答拜，遂執玉)."""
         last = self.emitted[-1].action if self.emitted else None
         return last is not None and last.response and last.negated and not text.startswith(self.x.normalise("遂"), cs)
+
+    def _drinks_after_send_off(self, text: str, cs: int, ce: int) -> bool:
+        """Does the clause at ``cs`` open on a drinking act (坐 祭 啐 嚌 飲 卒) with no one named, right
+        after another's 拜送 in text without marks? The editors end the sentence at the send-off
+        (姑拜送。坐祭，卒爵): the one who received the cup drinks, not the giver."""
+        last = self.emitted[-1].action if self.emitted else None
+        if last is None or last.response or not _answers(last) or last.actor_inferred:
+            return False
+        first = self._first_word(text, cs, ce)
+        return first is not None and first.lemma in _DRINKING
 
     def _names_kept_whole(self, text: str, clauses: list[Span], sentences: list[Span]) -> tuple[list[Span], list[Span]]:
         """The 斷句's cuts inside a participant's name written twice in a row are none: 小臣師納卿|大夫|卿|
@@ -801,6 +813,9 @@ class _Run:
                 actor, inferred = declined_for, True  # 下拜|小臣正辭升: the bower climbs
             else:
                 actor, inferred = self.actor_of(d, subject, pending, sentence)
+            if inferred and actor and d.lemma == "命" and d.target \
+                    and view.text[d.target[0]:d.target[1]] == self.x.normalise("之"):
+                actor = None  # 賓栗階升，不拜，命之成拜 (公食大夫禮): the one carried on is the one bidden
             if inferred and actor and _scores(view.text, d, self.x.normalise) \
                     and self.x.normalise(_SCORER) not in self.key(actor):
                 actor = None  # 眾賓繼射，釋獲皆如初: the scorer counts the hits, not the shooters
@@ -1397,6 +1412,8 @@ def _marks_time(action: Action, object_kinds: Iterable[str] = ()) -> bool:
 _HOLDING_CUP = set("受 取 酌 酢 祭 啐 執".split())
 #: acts that put a new cup in one's hand (執 and 奠 of the emptied one do not)
 _TAKES_CUP = set("受 取 酌".split())
+#: the acts of one who drinks the cup he received (坐祭，啐酒，卒爵)
+_DRINKING = frozenset("坐 祭 啐 嚌 飲 卒".split())
 #: the drinking vessels a 卒 empties (卒爵, 卒觶, 卒角, 卒散, 卒觚)
 _CUPS = "爵觶角散觚"
 
