@@ -3166,3 +3166,17 @@ def test_the_one_bidden_by_zhi_does_not_bid_and_has_not_yet_acted(extractor):
         ("賓", "升"), ("賓", "拜"), (None, "命"), ("賓", "拜"), ("賓", "稽首")]
     text = "公命之升。賓升。"
     assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("公", "命"), ("賓", "升")]
+
+
+def test_cups_put_in_the_basket_are_the_topic_and_who_washed_goes_on(extractor):
+    """少牢饋食禮 (received text): 司宮概豆、籩…于東堂下，勺、爵、觚、觶實于篚 — the ladles and cups are put
+    in the basket: the things are the topic of 實 and no one is named for it, not the 司宮 who
+    washed the vessels (as 匕皆加于鼎, 俎入設). 概 (to wash) is an act outside the closed list, so the
+    司宮 who washes is the one who finishes and sets out the basin, not the cook of the first sentence."""
+    text = ("雍人概鼎、匕、俎于雍爨，雍爨在門東南，北上。司宮概豆、籩、勺、爵、觚、觶、几、洗、篚于東堂下，"
+            "勺、爵、觚、觶實于篚；卒概，設洗于阼階東南，當東榮。")
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [(None, "實"), ("司宮", "卒"), ("司宮", "設")]
+    check(r.get("實"), location="篚")
+    text = "主人洗觶，實之。"
+    check(run_on(extractor, text, text).get("實"), actor="主人")

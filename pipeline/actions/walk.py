@@ -1306,8 +1306,8 @@ class _Run:
 
 # -- helpers ----------------------------------------------------------------------------------
 #: verbs whose written topic may be the thing itself, with no agent (肝從, 席從, 俎入設,
-#: 泰羹湇自門入, 匕皆加于鼎); with other verbs a thing first is only the matter (每一个釋一算)
-_THING_SUBJECT_VERBS = set("從 入 出 設 加".split())
+#: 泰羹湇自門入, 匕皆加于鼎, 少牢 勺、爵、觚、觶實于篚); with other verbs a thing first is only the matter (每一个釋一算)
+_THING_SUBJECT_VERBS = set("從 入 出 設 加 實".split())
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
 _THEN = "则則"
