@@ -3180,3 +3180,25 @@ def test_cups_put_in_the_basket_are_the_topic_and_who_washed_goes_on(extractor):
     check(r.get("實"), location="篚")
     text = "主人洗觶，實之。"
     check(run_on(extractor, text, text).get("實"), actor="主人")
+
+
+def test_the_private_gift_is_a_thing(extractor):
+    """聘禮's 記 (received text): 賓若私獻，奉獻將命…賓東面坐奠獻…擯者東面坐取獻 — 獻 here is the envoy's
+    private gift, held, laid down and taken up: no presenting (獻) by the guest or the usher."""
+    text = "既覿，賓若私獻，奉獻將命。擯者入告，出禮辭。賓東面坐奠獻，再拜稽首。擯者東面坐取獻，舉以入告。"
+    r = run_on(extractor, text, text)
+    assert r.all("獻") == []
+    check(r.get("奠"), actor="賓", object="獻")
+    check(r.get("取"), actor="擯者", object="獻")
+
+
+def test_without_marks_the_private_gift_stays_whole_and_no_name_ends_on_yi(extractor):
+    """聘禮's 記 without marks (received text): the 斷句 cut 賓若私|獻奉獻將命 through 私獻, a word that is
+    no act; read as 賓若|私獻奉獻將命 no one presents. The span model read 舉以 of 坐取獻舉以入告 as a
+    name: a participant's name never ends on 以 (nor on 于, 而, 則 …), so it is none."""
+    r = run_cut_text(extractor, "既覿|賓若私|獻奉獻將命|擯者入告。")
+    assert [(a.actor, a.verb) for a in r.actions] == [("擯者", "入"), ("擯者", "告")]
+    text = extractor.normalise("擯者東面坐取獻舉以入告")
+    at = text.index(extractor.normalise("舉以"))
+    assert extractor._names_in(text, [(at, at + 2, "ACTOR")]) is None
+    assert extractor._names_in("商祝執功布", [(0, 2, "ACTOR")]) == {0: 2}

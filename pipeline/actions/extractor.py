@@ -65,6 +65,11 @@ _NUMERALS = frozenset("一二三四五六七八九十壹貳贰參参叁两兩")
 SCOPES = ("passage", "document")
 
 
+#: characters no participant's name ends on (particles, prepositions, conjunctions): a span the model
+#: reads as a name and that ends on one is not a participant
+_NAME_NEVER_ENDS = frozenset("以于於而則则乃遂也矣焉乎")  # both scripts: the view is simplified
+
+
 class ActionExtractor:
     """Clause analysis + carry-over → :class:`pipeline.records.Action` lists (see module docstring)."""
 
@@ -207,6 +212,7 @@ class ActionExtractor:
 
         names = {s: e for s, e, label in spans if label == "ACTOR" and (e - s > 1 or text[s] not in kinds)
                  and voc.placeholder not in text[s:e]  # 某 "so-and-so" of the set words (士昏禮 某敢不告期)
+                 and text[e - 1] not in _NAME_NEVER_ENDS  # 舉以 (聘禮 without marks: 坐取獻舉以入告): no name
                  and "ACTOR" not in kinds.get(text[s:e], ()) and text[s] not in voc.causatives
                  and not thing_at_end(s, e) and not defined(e) and not act_on_one(s, e)}
         return names or None

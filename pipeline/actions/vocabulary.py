@@ -99,8 +99,9 @@ LENGTH_AFTER = "如一二三四五六七八九十尺寸丈仞尋笴武有脅"
 #: the one handed a thing, written between 授 and the thing without being a named participant:
 #: 人 someone, 老 the house steward (士昏禮 主人降，授老鴈; 授人脯; 聘禮 授老幣)
 HANDED_PERSONS = set("人 老".split())
-#: characters of the closed list that are also nouns (祭 the offering, 薦 the dishes, 洗 the basin)
-NOUNABLE = set("祭 薦 命 射 洗 降 拜 升 盥 酬".split())
+#: characters of the closed list that are also nouns (祭 the offering, 薦 the dishes, 洗 the basin,
+#: 獻 the gift: 聘禮 奉獻將命, 坐奠獻, 坐取獻)
+NOUNABLE = set("祭 薦 命 射 洗 降 拜 升 盥 酬 獻".split())
 #: nounable characters received that are no thing (受命 the charge, 受酬 the pledge): no object
 #: 反 / 復 / 即 / 就 right before another verb are adverbs ("back", "again", "then")
 ADVERBIAL_VERBS = set("反 復 即 就".split())
@@ -157,9 +158,10 @@ TREATING_VERBS = set("延 勞 賜".split())
 #: the guest to eat (公食大夫禮 受侑幣: no 侑, the participant of 有司徹, is in it); 飲酒, the drinking wine
 #: (公食大夫禮 飲酒、漿飲，俟于東房; 飲酒，實于觶，加于豐: no one drinks; never an act in the corpus's 經)
 #: Also 酬幣, the pledge gift sent (聘禮 致饗以酬幣: no one pledges); 長衣, the long robe (聘禮
-#: 主人長衣練冠以受: no elder 長); 小聘, the lesser embassy (聘禮 小聘曰問: no participant); the set words
+#: 主人長衣練冠以受: no elder 長); 小聘, the lesser embassy (聘禮 小聘曰問: no participant); 私獻, a private
+#: gift (聘禮 賓若私獻: no presenting); the set words
 #: of a rite (士昏禮 昏辭曰, 士冠禮 字辭曰, 醴辭, 醮辭: no one declines)
-NOUN_WORDS = ("其實 爵弁 侑幣 酬幣 長衣 小聘 昏辭 醮辭 醴辭 字辭 飲酒 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
+NOUN_WORDS = ("其實 爵弁 侑幣 酬幣 私獻 長衣 小聘 昏辭 醮辭 醴辭 字辭 飲酒 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
 #: things written with a closed-list character: 庭實, the gifts displayed in the court (no act of 實);
 #: a thing, so that opening a clause it is the topic of its act (聘禮 賓奉幣，庭實從; 庭實設: no one is named
 #: for the following and the setting out, not the guest carried on)

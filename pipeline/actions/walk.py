@@ -428,11 +428,12 @@ class _Run:
         return out
 
     def _thing_across(self, text: str, i: int) -> Optional[int]:
-        """Start of a listed thing's name of two characters or more that runs across ``i``, if any."""
+        """Start of a listed thing's name of two characters or more that runs across ``i``, or of a word
+        that is no act (私獻, 酬幣: :data:`~pipeline.actions.vocabulary.NOUN_WORDS`), if any."""
         for k in range(1, self.voc.max_len):
             for length in range(self.voc.max_len, k, -1):
                 a, e = i - k, i - k + length
-                if a >= 0 and e <= len(text) and OBJECT in self.voc.kinds.get(text[a:e], ()):
+                if a >= 0 and e <= len(text) and self.voc.kinds.get(text[a:e], set()) & {OBJECT, CHAR}:
                     return a
         return None
 
