@@ -3202,3 +3202,14 @@ def test_without_marks_the_private_gift_stays_whole_and_no_name_ends_on_yi(extra
     at = text.index(extractor.normalise("舉以"))
     assert extractor._names_in(text, [(at, at + 2, "ACTOR")]) is None
     assert extractor._names_in("商祝執功布", [(0, 2, "ACTOR")]) == {0: 2}
+
+
+def test_no_one_answers_his_own_bow(extractor):
+    """聘禮 (received text): 君勞之。再拜稽首，君答再拜 — the lord greets the envoy, who bows; the lord
+    answers. The bow carried to the lord cannot be his own, since he answers it: it is the one greeted,
+    whom the passage does not name. A bow of the one named before stays his (再拜，賓答拜)."""
+    text = "君勞之。再拜稽首，君答再拜。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [
+        (None, "拜"), (None, "稽首"), ("君", "拜")]
+    text = "主人坐取爵，興，再拜，賓答拜。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions][3:] == [("主人", "拜"), ("賓", "拜")]

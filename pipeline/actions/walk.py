@@ -879,6 +879,8 @@ class _Run:
                     self.unresolved.clear()
                     self.unresolved_not = None
                 self.presented = []
+            if d.response and not inferred and actor is not None:
+                self._not_own_bow(sentence, self.key(actor))
             if d.response and not inferred and self.unresolved and any(
                     e.lemma == "拜" and not e.action.response for e in self.unresolved):
                 self.unresolved_not = self.key(actor)  # 坐祭…遂拜。賓答拜。主人降洗: the bower is named next
@@ -969,6 +971,16 @@ class _Run:
         """The act before the last ``skip`` ones, if it is after the last reset."""
         at = len(self.emitted) - skip - 1
         return self.emitted[at] if at >= self.history_start else None
+
+    def _not_own_bow(self, sentence: tuple[int, int], answerer: Optional[str]) -> None:
+        """No one answers his own bow: the bows right before a written 答拜 of ``answerer`` in its
+        sentence that were carried to him are someone else's, whom the passage does not name (聘禮
+        君勞之。再拜稽首，君答再拜: the envoy greeted bows)."""
+        for e in reversed(self.emitted[self.history_start:-1]):
+            if e.sentence != sentence or e.lemma not in _BOWS or e.action.response:
+                return
+            if e.action.actor_inferred and e.actor_key == answerer:
+                e.action.actor, e.actor_key = None, None
 
     def _defines(self, text: str, piece: Piece) -> bool:
         """Is ``piece`` a name and 也 alone, after a comma (上贊，下大夫也: "the upper assistant is a
