@@ -874,10 +874,9 @@ class _Walk:
             return i + 1  # 聽命, 致命, 以命升賓: the command as a thing (贊洗爵 opening a clause: the act)
         if self._someones_charge(i):
             return i + 1  # 以君命使, 申之以父母之命: the lord's, the parents' command, a thing
-        if x in self.voc.nounable and self.tok(i - 1) is not None and self.toks[i - 1].text == self.voc.normalise("得"):
-            return i + 1  # 不得命: the leave not obtained
-        if x in self.voc.nounable and self.tok(i - 1) is not None and self.toks[i - 1].text == self.voc.its:
-            return i + 1  # 聘禮 介攝其命: the envoy's charge, a thing
+        if x in self.voc.nounable and self.tok(i - 1) is not None \
+                and self.toks[i - 1].text in (self.voc.normalise("得"), self.voc.its):
+            return i + 1  # 不得命: the leave not obtained; 聘禮 介攝其命: the envoy's charge, a thing
         if self.tok(i + 2) is not None and self.toks[i + 1].text == self.voc.normalise("不") \
                 and self.toks[i + 2].text == self.voc.normalise("得"):
             return self._named_not_done(i)  # 辭不得命: "the refusal not granted", the refusal named, no new act

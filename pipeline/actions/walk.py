@@ -427,27 +427,29 @@ class _Run:
                 out[k - 1], out[k] = (ps, start), (start, ce)
         return out
 
-    def _thing_across(self, text: str, i: int) -> Optional[int]:
-        """Start of a listed thing's name of two characters or more that runs across ``i``, or of a word
-        that is no act (私獻, 酬幣: :data:`~pipeline.actions.vocabulary.NOUN_WORDS`), if any."""
+    def _words_across(self, text: str, i: int) -> Iterator[Span]:
+        """(start, end) of every stretch of ``text`` of two characters up to the vocabulary's longest word
+        that runs across ``i``, the nearest start first and, for each, the longest first."""
         for k in range(1, self.voc.max_len):
             for length in range(self.voc.max_len, k, -1):
                 a, e = i - k, i - k + length
-                if a >= 0 and e <= len(text) and self.voc.kinds.get(text[a:e], set()) & {OBJECT, CHAR}:
-                    return a
-        return None
+                if a >= 0 and e <= len(text):
+                    yield a, e
+
+    def _thing_across(self, text: str, i: int) -> Optional[int]:
+        """Start of a listed thing's name of two characters or more that runs across ``i``, or of a word
+        that is no act (私獻, 酬幣: :data:`~pipeline.actions.vocabulary.NOUN_WORDS`), if any."""
+        return next((a for a, e in self._words_across(text, i)
+                     if self.voc.kinds.get(text[a:e], set()) & {OBJECT, CHAR}), None)
 
     def _inside_name(self, text: str, i: int) -> bool:
         """Does a listed participant's name of two characters or more, written twice in a row, run
         across ``i``?"""
-        top = self.voc.max_len
-        for k in range(1, top):
-            for length in range(k + 1, top + 1):
-                a, e = i - k, i - k + length
-                name = text[a:e] if a >= 0 and e <= len(text) else ""
-                if name and ACTOR in self.voc.kinds.get(name, ()) \
-                        and (text[e:e + length] == name or text[max(0, a - length):a] == name):
-                    return True
+        for a, e in self._words_across(text, i):
+            name, length = text[a:e], e - a
+            if ACTOR in self.voc.kinds.get(name, ()) \
+                    and (text[e:e + length] == name or text[max(0, a - length):a] == name):
+                return True
         return False
 
     def _join_listed(self, text: str, clauses: list[Span], sentences: list[Span]) -> list[Span]:
