@@ -253,26 +253,26 @@ def test_verb_spans_are_the_acts_performed_unless_the_config_asks_for_every_lexi
 
 
 def test_the_tuples_read_the_configured_lexicon(tmp_path):
-    """``[paths] lexicon`` reaches the extractor, not only the tagger: 商祝 (既夕禮's 祝 of the Shang
-    rite), added to a copy of the lexicon, is the one who acts, and a span of the tagger."""
+    """``[paths] lexicon`` reaches the extractor, not only the tagger: 大祝 (禮記 曾子問's great 祝), added
+    to a copy of the lexicon, is the one who acts, and a span of the tagger."""
     import shutil
 
     from pipeline.config import load_config
     from pipeline.nlp.lexicon import default_lexicon_dir
     from pipeline.process import DocumentProcessor
 
-    text = "商祝免、袒，執功布入，升自西階，盡階，不升堂。"
+    text = "大祝裨冕，執束帛，升自西階盡等，不升堂，命毋哭。"
     record = {"text": text, "meta": {"layer": "JING"}}
     before = DocumentProcessor().process(record)
-    assert [a["actor"] for a in before["actions"]] == [None] * 5  # 商 unknown: 祝 is no subject
+    assert [a["actor"] for a in before["actions"]] == [None] * 4  # 大 unknown: 祝 is no subject
     folder = tmp_path / "lexicon"
     shutil.copytree(default_lexicon_dir(), folder)
     with open(folder / "actors.txt", "a", encoding="utf-8") as f:
-        f.write("商祝\n")
+        f.write("大祝\n")
     after = DocumentProcessor(load_config(overrides={"paths": {"lexicon": str(folder)}})).process(record)
     assert [(a["actor"], a["verb"], a["negated"]) for a in after["actions"]] == [
-        ("商祝", "袒", False), ("商祝", "執", False), ("商祝", "入", False), ("商祝", "升", False), ("商祝", "升", True)]
-    assert {"text": "商祝", "label": "ACTOR"} in [{k: s[k] for k in ("text", "label")} for s in after["spans"]]
+        ("大祝", "執", False), ("大祝", "升", False), ("大祝", "升", True), ("大祝", "命", False)]
+    assert {"text": "大祝", "label": "ACTOR"} in [{k: s[k] for k in ("text", "label")} for s in after["spans"]]
 
 
 def _lexicon_without(tmp_path, *actors: str, file: str = "actors.txt"):

@@ -623,6 +623,11 @@ class _Walk:
             span, j = self._with_joined(span, j)
             self.last.target = span  # 授獲者退立于西方, 公揖卿大夫升就席: the giver goes on
             return j
+        if not repeated and self._acted_on_next(i, j):
+            # 主人為之拜賓送賓 (奔喪): the 賓 seen off is not the one who sees him off; he is bowed to
+            if self.last is not None and self.last.lemma in _TARGET_LEMMAS and self.last.target is None:
+                self.last.target = span
+            return j
         if repeated or self._predicate_follows(j, chars=2 if self.last is None else 0):
             self._close()
             self._new_piece(span)
@@ -631,6 +636,12 @@ class _Walk:
             span, j = self._with_joined(span, j)
             self.last.target = span
         return j
+
+    def _acted_on_next(self, i: int, j: int) -> bool:
+        """Is the participant at ``i`` (ending before ``j``) the one the act right after him is
+        done to (拜賓送賓: the act after 賓 is done to 賓)?"""
+        nxt = self.tok(j + 1)
+        return VERB in self.kinds(j) and nxt is not None and ACTOR in nxt.kinds and nxt.text == self.toks[i].text
 
     def _companion_follows(self, i: int) -> bool:
         """Is the 與 at ``i``, after the clause's act, the start of the next act's companion? 主人揖贊者
@@ -1165,6 +1176,8 @@ class _Walk:
                     self.last.target = (self.toks[i + 1].start, self.toks[k - 1].end)
                 return k
             return i + 1
+        if all(self.kinds(x) <= {NUM, COUNT} for x in range(i + 1, j)):
+            return j  # 於三哭，猶括髮 (奔喪): at the third wailing, a time, no place
         span = (self.toks[i + 1].start, self.toks[j - 1].end)
         source = word == self.voc.normalise("自")
         if word != self.voc.normalise("自") and not self.verb_seen and self.subject is not None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, Sequence
 
 from pipeline.actions.vocabulary import (
-    AND, CHAR, FACING_KIND, ORDER, PREP, PUNCT, SAY, WITH, ZHI, OTHERV, Vocabulary,
+    AND, CHAR, FACING_KIND, NUM, ORDER, PREP, PUNCT, SAY, WITH, ZHI, OTHERV, Vocabulary,
 )
 from pipeline.actions.vocabulary import CLAUSE_MARKS
 
@@ -194,12 +194,19 @@ def _next_word_kinds(text: str, after: int, end: int, voc: Vocabulary) -> set[st
     return voc.kinds.get(text[after:after + act], set()) if act else set()
 
 
+#: what, written right before one of them, makes a word ending in it: 二三子 "you gentlemen", 吾子,
+#: 夫子, 某子, 孝子, 公子, 冢子, 之子 (the view is simplified; these are the same in both scripts)
+_ENDS_IN_ATTENDANT = {"子": "二三吾夫某孝公冢之"}
+
+
 def _attendant(text: str, i: int, start: int, end: int, voc: Vocabulary) -> bool:
     """Is ``text[i]`` one of 士昏禮's attendants (媵, 御) as a participant: opening the clause or
     joined to a name, and followed at once by an act (媵受, 御布對席) or by another of them joined
     with 、 (媵、御沃盥交)?"""
     if text[i] not in voc.attendants:
         return False
+    if i > 0 and text[i - 1] in _ENDS_IN_ATTENDANT.get(text[i], ""):
+        return False  # 二三子, 吾子, 夫子 (a 斷句 cut 為二三|子許諾): no heir
     if not _opens_or_joined(text, start, i, _GROUP_JOINS + CLAUSE_MARKS):
         return False
     if text[i + 1:i + 2] == "、" and text[i + 2:i + 3] in voc.attendants:
@@ -241,11 +248,21 @@ def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
             if j - i == 3 and not (first & {"VERB"} and not any(
                     "VERB" in voc.kinds.get(text[k], ()) for k in range(i + 1, j))):
                 return 0  # four characters only for VERB + thing + 者 (執膳爵者), not 升拜受者, 常為臣者
+            if counted_times(text, i, j, end, voc):
+                return 0
             return j + 1 - i  # 射者, 執冪者, 執膳爵者
         from_whom = j == i + 1 and ch in _FROM and "VERB" in first and "ACTOR" in voc.kinds.get(text[j + 1:j + 2], ())
         if ch in CLAUSE_MARKS or (voc.kinds.get(ch, set()) & _NAME_BREAKERS and not from_whom):
             return 0  # a 于 is kept only in V于X者 (受于公者: the one who received from the lord)
     return 0
+
+
+def counted_times(text: str, i: int, zhe: int, end: int, voc: Vocabulary) -> bool:
+    """Is the 者 at ``zhe`` that of a count of times, X三者三 "X three times, thrice" (曾子問 哭踊三者三),
+    a number inside and one after it? Not a count of people (拜受者三人)."""
+    nums = [k for k in range(i + 1, zhe) if NUM in voc.kinds.get(text[k], ())]
+    after = text[zhe + 1:zhe + 2]
+    return bool(nums) and zhe + 1 < end and NUM in voc.kinds.get(after, ()) and text[zhe + 2:zhe + 3] != "人"
 
 
 class SortedSpans:

@@ -55,7 +55,8 @@ OTHER_VERBS = (
     "戒 速 厭 謀 舉 羞 至 視 哭 踊 致 遷 載 錯 布 陳 張 縣 作 使 帥 止 拂 扱 兼 擩 食 嘗 飯 酳 奉 "
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
     "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
-    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗 問 拭 啟 卷 闔 斂 展 卻 攝 持 概 牽"
+    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗 問 拭 啟 卷 闔 斂 展 卻 攝 持 概 牽 "
+    "成踊 括髮 馮 度 投"  # the mourner's leaps, hair bound, the corpse leant on (禮記); 投壺's measuring, throwing
 ).split()
 #: 拜's purposes, folded into the 拜 tuple (SCHEMA: 拜送爵, 拜受爵, 拜洗, 拜至, 拜辱, 拜既爵).
 PURPOSES = "送 受 洗 至 辱 既爵 崇酒 妥 酒".split()
@@ -190,7 +191,7 @@ GROUP_ADVERBS = set("皆 各".split())
 #: Elsewhere they are verbs: 媵爵 / 媵觶 "present the cup" (大射, 燕禮), 御於 "attend on" (士相見禮).
 #: So is the bride herself, 女 (女出于母左, 女次…立于房中), elsewhere "you" (汝) in speech, and the
 #: steward 老 (聘禮 老牽牛以致之。…老退), elsewhere "old" (鄉老, 老者)
-ATTENDANTS = set("媵 御 女 老".split())
+ATTENDANTS = set("媵 御 女 老 子".split())
 #: 繼 "go on to, in turn" and 兼 "both together": the closed-list character after them is the act,
 #: not a thing (眾賓繼射; 少牢 兼祭于豆祭, offers the two together)
 CONTINUING = ("繼", "兼")

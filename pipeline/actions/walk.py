@@ -222,10 +222,17 @@ class _Run:
         if self.reverting and self.emitted and _answers(self.emitted[-1].action):
             if not self.emitted[-1].action.response:
                 self.sender = self.current
-            if not self.response_opens and revert:
+            if not self.response_opens and revert and not self._left_before_answer():
                 self.current = self.before_response  # after 賓答拜。 the drinker goes on, not the answerer
         self.before_response = None
         self.reverting = False
+
+    def _left_before_answer(self) -> bool:
+        """Did the one whose sequence the last answer interrupted go out or withdraw right before it
+        (賓出，主人拜送。有賓後至者，則拜之 — 奔喪)? He is gone: the next act is not his."""
+        key = self.key(self.before_response)
+        gone = next((e for e in reversed(self.emitted[:-1]) if e.actor_key == key), None)
+        return gone is not None and gone.lemma in _LEAVING and not gone.action.negated
 
     # -- one passage --------------------------------------------------------------------------
     def passage(self, number: int, p: Passage, known: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
@@ -720,11 +727,14 @@ class _Run:
 
     def _topic_only(self, text: str, trimmed: Span, clauses: list[tuple[int, int]], at: int) -> bool:
         """Is clause ``at`` a participant alone, with a 則 clause after it that acts on them (大師，
-        則為之洗)? Without the 之 the participant is the agent, cut off by the 斷句 (眾工|則不拜受爵)."""
-        if "ACTOR" not in self.voc.kinds.get(text[trimmed[0]:trimmed[1]], ()):
+        則為之洗)? Without the 之 the participant is the agent, cut off by the 斷句 (眾工|則不拜受爵).
+        So too a clause saying there are some who… and one after it, 則 or not, that acts on them."""
+        those = _THOSE_WHO.match(text, *trimmed)  # 賓有後至者，拜之 (奔喪): those among the guests who came late
+        if not those and "ACTOR" not in self.voc.kinds.get(text[trimmed[0]:trimmed[1]], ()):
             return False
         after = _trim(text, *clauses[at + 1]) if at + 1 < len(clauses) else None
-        return after is not None and text[after[0]] in _THEN and _TREATS_UNNAMED.search(text, *after) is not None
+        return after is not None and (bool(those) or text[after[0]] in _THEN) \
+            and _TREATS_UNNAMED.search(text, *after) is not None
 
     # -- one piece ----------------------------------------------------------------------------
     def resolve(self, view: TextView, piece: Piece, sentence: tuple[int, int], names_opening: bool = True) -> None:
@@ -900,7 +910,8 @@ class _Run:
                 self.current = actor
             elif returned and self._drank_up_before(emitted):
                 self.current, self.unnamed = None, True  # 尸卒爵，酢。酌獻祝…: the giver, whom the passage does not name
-            if target is not None:
+            if target is not None and target != _HIM:
+                # 之 names no one: 則拜之，送賓 is not 之 seeing the guest off (奔喪)
                 self.named.append((target, sentence))
         if used_pending:
             self.pending = None
@@ -1160,7 +1171,7 @@ class _Run:
         last = self.emitted[-1] if self.emitted else None
         if d.lemma == "拜" and last is not None and last.action.response and self.before_response:
             return self.before_response, True  # 再拜賓，賓答拜，拜介: the bower bows on
-        if (d.lemma == "送" and last is not None and last.lemma in ("退", "出") and last.actor_key
+        if (d.lemma == "送" and last is not None and last.lemma in _LEAVING and last.actor_key
                 and not last.action.actor_inferred):
             for name, _ in reversed(self.named):  # 賓退，送: the host sees the guest off
                 if self.key(name) != last.actor_key:
@@ -1323,6 +1334,10 @@ class _Run:
 #: verbs whose written topic may be the thing itself, with no agent (肝從, 席從, 俎入設,
 #: 泰羹湇自門入, 匕皆加于鼎, 少牢 勺、爵、觚、觶實于篚); with other verbs a thing first is only the matter (每一个釋一算)
 _THING_SUBJECT_VERBS = set("從 入 出 設 加 實".split())
+#: the pronoun of one just spoken of, as a target (拜之): no participant another act can go to
+_HIM = "之"
+#: going out or withdrawing: one who did so acts no more in the scene he left
+_LEAVING = ("出", "退")
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
 _THEN = "则則"
@@ -1333,6 +1348,8 @@ _ONCE = "既"
 #: a clause in which someone treats an unnamed person (之): 賜之爵, 降送之, 請見之, 為之興. A 則 clause
 #: right after it is that person's answer, whose actor the passage does not name (士相見禮)
 _TREATS_UNNAMED = re.compile(r"[赐賜送见見迎拜揖命为為兴興]之")
+#: a clause saying there are some who… (有賓後至者, 賓有後至者): those spoken of, no doer
+_THOSE_WHO = re.compile(r"[^有，。]{0,4}有[^，。；]{1,6}者$")
 
 _PLACING_VERBS = set("設 加".split())
 #: verbs of serving dishes, which stay with the giver after his 拜送 (GUIDE 3.2)
