@@ -3303,3 +3303,90 @@ def test_leaping_three_times_thrice_names_no_one(extractor):
     assert not any("ACTOR" in t.kinds and t.text.endswith("者") for t in tokens)
     view = extractor.normalise("拜受者三人")
     assert tokenize(view, 0, len(view), extractor.vocabulary)[0].text == view[:3]
+
+
+def test_quli_host_and_guest_at_the_gate(extractor):
+    """曲禮: 客至於寢門，則主人請入為席，然後出迎客 — 然後 goes back to the one who waited only when he is not
+    the one the act is done to (the host goes out to meet the guest); 主人肅客而入 — 肅 is the host's bow
+    ushering the guest, so the host enters; 東階 is the eastern steps, whole; 客若降等 — "of lower rank",
+    no one descends."""
+    text = "客至於寢門，則主人請入為席，然後出迎客。客固辭，主人肅客而入。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [
+        ("主人", "請"), ("主人", "出"), ("主人", "迎"), ("客", "辭"), ("主人", "入")]
+    text = "主人就東階，客就西階。客若降等，則就主人之階。"
+    r = run_on(extractor, text, text)
+    assert r.all("降") == []
+    assert [a.location for a in r.all("就")] == ["東階", "西階", "主人之階"]
+    text = "主人請入，然後出迎客。"  # no one acted before the host: he goes on
+    check(run_on(extractor, text, text).get("出"), actor="主人")
+
+
+def test_touhu_the_request_and_the_bidden(extractor):
+    """投壺: 請主人亦如之 — the same asked of the host: 亦 is no act asked for; 命弦者曰 — the string players
+    bidden, not a name 命弦者 (no 者-name opens on 命 or 請, nor does the span model's, nor one on 有:
+    有入者 "if there are some who hit")."""
+    text = "請主人亦如之。"
+    check(run_on(extractor, text, text).get("請"), object=None, target="主人")
+    text = "司射命弦者曰：「請奏貍首，間若一。」"
+    check(run_on(extractor, text, text).get("命"), actor="司射")
+    view = extractor.normalise("有入者則司射坐而釋一算焉")
+    assert extractor._names_in(view, [(0, 3, "ACTOR")]) is None
+    view = extractor.normalise("命弦者曰")
+    assert extractor._names_in(view, [(0, 3, "ACTOR")]) is None
+
+
+def test_a_comparison_explained_is_no_place(extractor):
+    """昏義: 父親醮子而命之迎，男先於女也 — 於女也 closes an explanation (the man goes before the woman), no
+    place of the bidding."""
+    text = "父親醮子而命之迎，男先於女也。子承命以迎。"
+    r = run_on(extractor, text, text)
+    check(r.get("命"), location=None)
+    check(r.get("迎"), actor="子")
+
+
+def test_the_host_who_prepares_a_rite_goes_on(extractor):
+    """喪大記: 主人具殷奠之禮，俟于門外。見馬首，先入門右 — the clause names the rite prepared (殷奠之禮), but
+    具 is the host's act: he waits and enters, no one else (a rite's name alone, 如受賓酬之禮, still names
+    no doer)."""
+    text = "大夫士既殯，而君往焉，使人戒之，主人具殷奠之禮，俟于門外。見馬首，先入門右，巫止于門外。"
+    r = run_on(extractor, text, text)
+    check(r.get("俟"), actor="主人")
+    check(r.get("入"), actor="主人")
+    text = "大夫辯受酬如受賓酬之禮。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("大夫", "受")]
+
+
+def test_after_wailing_and_mourning_dress_the_bow_is_an_act(extractor):
+    """奔喪: 成服拜賓 — after an act that takes no thing (哭, 踊, 成服 the mourning dress put on) a bow or a
+    going up is the next act, not a thing as after 致 (致命); the span model's 成服 is no name. 拜賓反位,
+    送賓反位: the mourner goes back to his place, not the guest."""
+    text = "三日，五哭卒，主人出送賓；眾主人兄弟皆出門，哭止，相者告事畢。成服拜賓。"
+    r = run_on(extractor, text, text)
+    check(r.get("拜"), target="賓")
+    view = extractor.normalise(text)
+    at = view.index(extractor.normalise("成服"))
+    assert extractor._names_in(view, [(at, at + 2, "ACTOR")]) is None
+    text = "主人哭，踊升。"
+    assert [a.verb for a in run_on(extractor, text, text).actions] == ["升"]
+    text = "凡為位，非親喪，齊衰以下，皆即位哭盡哀，而東免絰，即位，袒、成踊、襲，拜賓反位，哭成踊，送賓反位，相者告就次。"
+    r = run_on(extractor, text, text)
+    assert [(a.verb, a.target) for a in r.actions if a.verb in ("拜", "送")] == [("拜", "賓"), ("送", "賓")]
+    assert {a.actor for a in r.all("反")} == {None}
+
+
+def test_the_robes_of_sacrifice_are_a_thing(extractor):
+    """喪大記: 小斂、大斂，祭服不倒 — 祭服 is the sacrificial robes (not 祭 + 服不, the 大射 officer)."""
+    text = "小斂、大斂，祭服不倒，皆左衽結絞不紐。"
+    assert run_on(extractor, text, text).actions == []
+
+
+def test_the_one_who_drank_presents_to_no_one(extractor):
+    """祭統: 尸飲五，君洗玉爵獻卿；尸飲七，以瑤爵獻大夫 — after the 尸 drinks, the 獻 with no subject is the
+    lord's, who presented before in the passage, not the 尸's; with no earlier presenter nothing changes."""
+    text = "尸飲五，君洗玉爵獻卿；尸飲七，以瑤爵獻大夫；尸飲九，以散爵獻士及群有司，皆以齒。"
+    r = run_on(extractor, text, text)
+    assert [a.actor for a in r.all("獻")] == ["君", "君", "君"]
+    assert [a.actor for a in r.all("飲")] == ["尸", "尸", "尸"]
+    text = "主人坐卒爵，興，獻眾賓。"
+    check(run_on(extractor, text, text).get("獻"), actor="主人")

@@ -445,6 +445,8 @@ class _Walk:
                         and not (lemma == self.voc.normalise("請") and PREP in self.kinds(end)
                                  and (self.kinds(end + 1) & {ACTOR, ZHI} or self._at_location(d, end + 1))):
                     end += 1
+                while end > k and self.kinds(end - 1) <= {ADV, COUNT}:
+                    end -= 1  # 請主人亦如之 (投壺): the same asked of the host, no act written
                 if end > k:
                     d.object = (self.toks[k].start, self.toks[end - 1].end)
 
@@ -623,6 +625,10 @@ class _Walk:
             span, j = self._with_joined(span, j)
             self.last.target = span  # 授獲者退立于西方, 公揖卿大夫升就席: the giver goes on
             return j
+        if not repeated and self.last is not None and self.last_verb_index == i - 1 and self.last.lemma in _BOW_SEND \
+                and self.last.target is None and self._back_to_place(j):
+            self.last.target = span  # 拜賓反位, 送賓反位 (奔喪): the mourner bows to the guests, sees them off, goes back
+            return j
         if not repeated and self._acted_on_next(i, j):
             # 主人為之拜賓送賓 (奔喪): the 賓 seen off is not the one who sees him off; he is bowed to
             if self.last is not None and self.last.lemma in _TARGET_LEMMAS and self.last.target is None:
@@ -636,6 +642,12 @@ class _Walk:
             span, j = self._with_joined(span, j)
             self.last.target = span
         return j
+
+    def _back_to_place(self, j: int) -> bool:
+        """Is the act at ``j`` a going back to one's place (反位, 復位)?"""
+        act, place = self.tok(j), self.tok(j + 1)
+        return act is not None and place is not None and VERB in act.kinds and act.lemma in _BACK \
+            and place.text == self.voc.normalise("位")
 
     def _acted_on_next(self, i: int, j: int) -> bool:
         """Is the participant at ``i`` (ending before ``j``) the one the act right after him is
@@ -879,6 +891,7 @@ class _Walk:
             return i + 1
         opened_by_assistant = self.piece.assistant is not None and i - 1 == self.piece_start
         if x in self.voc.nounable and ((OTHERV in self.kinds(i - 1) and self.toks[i - 1].text not in self.voc.continuing
+                                        and self.toks[i - 1].text not in self.voc.intransitive
                                         and not opened_by_assistant) or (
                 WITH in self.kinds(i - 1) and self.kinds(i + 1) & {VERB, OTHERV}
                 and x != self.voc.normalise("拜"))):  # 以拜賜: to bow for the gift, an act
@@ -1178,6 +1191,8 @@ class _Walk:
             return i + 1
         if all(self.kinds(x) <= {NUM, COUNT} for x in range(i + 1, j)):
             return j  # 於三哭，猶括髮 (奔喪): at the third wailing, a time, no place
+        if self.toks[j - 1].text == self.voc.ye:
+            return j  # 男先於女也 (昏義): a comparison the clause explains, no place
         span = (self.toks[i + 1].start, self.toks[j - 1].end)
         source = word == self.voc.normalise("自")
         if word != self.voc.normalise("自") and not self.verb_seen and self.subject is not None:
@@ -1275,6 +1290,9 @@ _TARGET_LEMMAS = (TARGET_VERBS - {"對"}) | {"升", "薦", "就", "飲"}
 #: acts directed at a participant after which the doer goes on in the same clause, as the 斷句 joins
 #: 授獲者，退立 / 酬賓，阼階上北面坐奠觶 / 公揖卿大夫，升就席 (the one given to does not act next)
 _GIVING = set("授 酬 獻 揖".split())
+#: going back (反位, 復位): after 拜X or 送X, the bower's or the one's who saw X off, not X's
+_BACK = set("反 復".split())
+_BOW_SEND = set("拜 送".split())
 #: 于 + participant is the one the act is directed at (酢于長賓, 告于主人, 受爵于主人)
 _YU_TARGET = set("酢 受 授 告 獻 請 酬 拜 辭 命 揖".split())
 #: for these a following 之 is the thing (執之, 奠之), not a person

@@ -215,7 +215,10 @@ class ActionExtractor:
                  and text[e - 1] not in _NAME_NEVER_ENDS  # 舉以 (聘禮 without marks: 坐取獻舉以入告): no name
                  and "ACTOR" not in kinds.get(text[s:e], ()) and text[s] not in voc.causatives
                  and not thing_at_end(s, e) and not defined(e) and not act_on_one(s, e)
-                 and not (text[e - 1] == voc.zhe and counted_times(text, s, e - 1, len(text), voc))}
+                 and not (text[e - 1] == voc.zhe and counted_times(text, s, e - 1, len(text), voc))
+                 and not (text[e - 1] == voc.zhe and text[s] in voc.request_verbs | voc.existentials)
+                 and not kinds.get(text[s:e], set()) & {"VERB", "OTHERV"}}  # 成服拜賓 (奔喪): an act, no one
+        # 命弦者曰, 有入者 (投壺): the one bidden after 命 / 請, those there are after 有; no one named 命弦者
         return names or None
 
     def extract_text(self, raw: str, start: int = 0, end: Optional[int] = None) -> list[Action]:

@@ -227,6 +227,8 @@ def _name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
 
 
 def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
+    if text[i] in voc.request_verbs:
+        return 0  # 命弦者曰 (投壺), 請致者: the one bidden or asked for follows the verb; no name opens on it
     first = voc.kinds.get(text[i], set())
     if first and not first & {"VERB", OTHERV, CHAR}:
         return 0

@@ -56,8 +56,12 @@ OTHER_VERBS = (
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
     "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
     "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗 問 拭 啟 卷 闔 斂 展 卻 攝 持 概 牽 "
-    "成踊 括髮 馮 度 投"  # the mourner's leaps, hair bound, the corpse leant on (禮記); 投壺's measuring, throwing
+    "成踊 括髮 成服 馮 度 投 肅"  # the mourner's leaps, hair bound, mourning dress put on, the corpse leant on
+    # (禮記); 投壺's measuring, throwing; 曲禮's bow that ushers the guest in (主人肅客而入: the host enters)
 ).split()
+#: acts outside the closed list that take no thing: a closed-list act after them is the next act
+#: (主人哭拜賓, 成服拜賓 — 奔喪), never a thing as after 致 or 聽 (致命, 聽命)
+INTRANSITIVE_OTHER = "哭 踊 成踊 括髮 成服".split()
 #: 拜's purposes, folded into the 拜 tuple (SCHEMA: 拜送爵, 拜受爵, 拜洗, 拜至, 拜辱, 拜既爵).
 PURPOSES = "送 受 洗 至 辱 既爵 崇酒 妥 酒".split()
 #: prefixes that belong to the surface: verb lemma -> prefixes
@@ -161,8 +165,9 @@ TREATING_VERBS = set("延 勞 賜".split())
 #: Also 酬幣, the pledge gift sent (聘禮 致饗以酬幣: no one pledges); 長衣, the long robe (聘禮
 #: 主人長衣練冠以受: no elder 長); 小聘, the lesser embassy (聘禮 小聘曰問: no participant); 私獻, a private
 #: gift (聘禮 賓若私獻: no presenting); the set words
-#: of a rite (士昏禮 昏辭曰, 士冠禮 字辭曰, 醴辭, 醮辭: no one declines)
-NOUN_WORDS = ("其實 爵弁 侑幣 酬幣 私獻 長衣 小聘 昏辭 醮辭 醴辭 字辭 飲酒 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
+#: of a rite (士昏禮 昏辭曰, 士冠禮 字辭曰, 醴辭, 醮辭: no one declines); 降等, of a lower rank (曲禮 客若降等:
+#: no one descends)
+NOUN_WORDS = ("降等 其實 爵弁 侑幣 酬幣 私獻 長衣 小聘 昏辭 醮辭 醴辭 字辭 飲酒 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
 #: things written with a closed-list character: 庭實, the gifts displayed in the court (no act of 實);
 #: a thing, so that opening a clause it is the topic of its act (聘禮 賓奉幣，庭實從; 庭實設: no one is named
 #: for the following and the setting out, not the guest carried on)
@@ -284,6 +289,7 @@ class Vocabulary:
     group_counts: frozenset = frozenset()
     group_adverbs: frozenset = frozenset()
     attendants: frozenset = frozenset()
+    intransitive: frozenset = frozenset()
     handed_persons: frozenset = frozenset()
     measures: frozenset = frozenset()
     its: str = "其"
@@ -405,6 +411,7 @@ class Vocabulary:
         voc.group_counts = norm_set(GROUP_COUNTS)
         voc.group_adverbs = norm_set(GROUP_ADVERBS)
         voc.attendants = frozenset(norm_set(ATTENDANTS))
+        voc.intransitive = frozenset(norm_set(INTRANSITIVE_OTHER))
         voc.handed_persons = norm_set(HANDED_PERSONS)
         voc.measured = frozenset(n(x) for x in ("長",))  # 長 the eldest, or a length
         voc.measures = frozenset(n(LENGTH_AFTER))

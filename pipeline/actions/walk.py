@@ -346,6 +346,9 @@ class _Run:
         like = max(like if like >= 0 else text.rfind(self.x.normalise("以"), ps, pe), ps)
         piece.acts = [d for d in piece.acts if d.verb_token[0] < like]
         if piece.subject is not None and piece.subject[0] >= like:
+            first = self._first_word(text, piece.subject[1], pe)
+            if like == ps and first is not None and first.kinds & {OTHERV, CHAR}:
+                return  # 主人具殷奠之禮 (喪大記): the host prepares the rite, he is the one who goes on
             piece.subject = None
 
     def _follow_order(self, text: str, piece: Piece, trimmed: Span, sentence: tuple[int, int]) -> None:
@@ -959,6 +962,11 @@ class _Run:
         start = piece.clause[0]
         if text[start:start + 2] not in (self.x.normalise("然後"), self.x.normalise("然后")):
             return False
+        waiting = self.key(self.before_subject[0])
+        if waiting is None and not self.before_subject[1]:
+            return False  # 主人請入，然後出迎客: no one acted before the host, he goes on
+        if any(d.target and self.key(text[d.target[0]:d.target[1]]) == waiting for d in piece.acts):
+            return False  # 客至…，則主人請入為席，然後出迎客 (曲禮): the one met is not the one who goes out
         return not last.action.actor_inferred
 
     def _carries_out_command(self, text: str, piece: Piece, sentence: tuple[int, int]) -> bool:
@@ -1159,6 +1167,10 @@ class _Run:
             presented = self.last_presented(sentence[0])
             if presented is not None:
                 return presented, True  # 利洗散，獻于尸，酢: the one presented returns the cup
+        if d.lemma == _PRESENT:
+            giver = self._presenter_before_drinking(sentence[0])
+            if giver is not None:
+                return giver, True  # 尸飲七，以瑤爵獻大夫 (祭統): the one who drank presents to no one; the lord does
         if d.response:
             bower = self.last_bow()
             if bower is not None:
@@ -1283,6 +1295,20 @@ class _Run:
                 return target if target and not _is_joined(target, self.x.normalise) and not e.action.negated else None
         return None
 
+    def _presenter_before_drinking(self, passage: int) -> Optional[str]:
+        """The one who presented a cup earlier in this passage, where the carried actor has just drunk
+        (飲, 卒爵) and so presents to no one himself; None where no other presented."""
+        last = self.emitted[-1] if self.emitted else None
+        if last is None or last.lemma not in _DRINKING or last.action.negated or last.sentence[0] != passage \
+                or last.actor_key != self.key(self.current):
+            return None
+        for e in reversed(self.emitted[self.history_start:]):
+            if e.sentence[0] != passage:
+                return None
+            if e.lemma == _PRESENT and not e.action.negated and e.action.actor and e.actor_key != last.actor_key:
+                return e.action.actor
+        return None
+
     def last_bow(self) -> Optional[_Emitted]:
         for e in reversed(self.emitted[-6:]):
             if e.lemma == "拜":
@@ -1338,6 +1364,8 @@ _THING_SUBJECT_VERBS = set("從 入 出 設 加 實".split())
 _HIM = "之"
 #: going out or withdrawing: one who did so acts no more in the scene he left
 _LEAVING = ("出", "退")
+#: drinking a cup up (飲, 卒爵): who just did presents no cup with no subject written
+_DRINKING = ("飲", "卒")
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
 _THEN = "则則"
