@@ -3390,3 +3390,42 @@ def test_the_one_who_drank_presents_to_no_one(extractor):
     assert [a.actor for a in r.all("飲")] == ["尸", "尸", "尸"]
     text = "主人坐卒爵，興，獻眾賓。"
     check(run_on(extractor, text, text).get("獻"), actor="主人")
+
+
+def test_quli_the_elder_and_the_younger_at_drink(extractor):
+    """曲禮: 長者辭，少者反席而飲。長者舉未釂，少者不敢飲 — 長者 and 少者 are participants (少 before 者 no
+    adverb), so the one who dares not drink is the younger; 客自前跪，徹飯齊 — 跪 (kneeling) is an act, no
+    place 前跪."""
+    text = "侍飲於長者，酒進則起，拜受於尊所。長者辭，少者反席而飲。長者舉未釂，少者不敢飲。"
+    r = run_on(extractor, text, text)
+    check(r.get("辭"), actor="長者")
+    assert [(a.actor, a.negated) for a in r.all("飲")] == [("少者", False), ("少者", True)]
+    text = "卒食，客自前跪，徹飯齊以授相者，主人興辭於客，然後客坐。"
+    check(run_on(extractor, text, text).get("徹"), actor="客", location="前")
+
+
+def test_yuzao_the_gift_and_the_bow(extractor):
+    """玉藻: 君賜，稽首 — the lord gives, the one given to (unnamed) bows, not the lord; 衣服弗服以拜 — he
+    bows without wearing the robes: 弗 reaches 服, not the bow."""
+    text = "君賜，稽首，據掌致諸地。酒肉之賜，弗再拜。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb, a.negated) for a in r.actions] == [(None, "稽首", False), (None, "拜", True)]
+    text = "大夫親賜士，士拜受，又拜於其室。衣服弗服以拜。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.negated) for a in r.all("拜")] == [("士", False), ("士", False), ("士", False)]
+    text = "賓不拜洗。"  # a 不 right before the act still negates it
+    check(run_on(extractor, text, text).get("拜"), negated=True)
+
+
+def test_an_act_and_what_follows_it_is_no_name(extractor):
+    """Without marks the span model read 執食 (曲禮 客若降等執食興辭: holding the food, two acts) and 賜人
+    (少儀 一犬賜人: giving to someone) as names; two characters opening on an act, not closed by 者, whose
+    second is an act or 人 / 之, name no one. A name the lexicon lacks stays one (虞人設階)."""
+    view = extractor.normalise("客若降等執食興辭主人興辭於客然後客坐")
+    at = view.index(extractor.normalise("執食"))
+    assert extractor._names_in(view, [(at, at + 2, "ACTOR")]) is None
+    view = extractor.normalise("其以乘壺酒束脩一犬賜人若獻人")
+    at = view.index(extractor.normalise("賜人"))
+    assert extractor._names_in(view, [(at, at + 2, "ACTOR")]) is None
+    view = extractor.normalise("虞人設階")
+    assert extractor._names_in(view, [(0, 2, "ACTOR")]) == {0: 2}

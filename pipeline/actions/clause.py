@@ -91,6 +91,8 @@ class Piece:
     dispatched: bool = False
     #: the subject only treats the carried actor (擯者延之曰, 王勞之): that actor goes on after it
     treats_other: bool = False
+    #: the subject treats someone the text does not name, and the clause ends there (君賜，稽首)
+    treats_unnamed: bool = False
     #: the participant treated by name (天子賜侯氏以車服): he acts next
     treated: Optional[Span] = None
     #: the clause only says where its subject stands (上射在左, 卦者在左): a formation, not a new agent
@@ -285,6 +287,9 @@ class _Walk:
                         self.piece.assistant = (t.start, t.end)
                 if t.text in self.voc.treating_verbs and ZHI in self.kinds(i + 1) and not self.piece.acts:
                     self.piece.treats_other = True  # 擯者延之, 王勞之: the one treated acts next
+                if t.text in self.voc.treating_verbs and self.subject is not None and not self.piece.acts \
+                        and (self.tok(i + 1) is None or PUNCT in self.kinds(i + 1)):
+                    self.piece.treats_unnamed = True  # 君賜，稽首 (玉藻): the one given to, unnamed, bows
                 if t.text in self.voc.treating_verbs and ACTOR in self.kinds(i + 1) and not self.piece.acts \
                         and not (i > 0 and self.toks[i - 1].text == self.voc.normalise("以")):
                     # 天子賜侯氏, 勞侯氏 (not 以賜鍾人: giving with the thing, the giver goes on)
@@ -510,6 +515,9 @@ class _Walk:
         nxt = self.tok(i + 1)
         if nxt is None or nxt.text in _AUXILIARIES:
             return True
+        if CHAR in nxt.kinds and self.tok(i + 2) is not None and self.toks[i + 2].text in _MANNER_LINKS \
+                and VERB in self.kinds(i + 3):
+            return False  # 衣服弗服以拜 (玉藻): not wearing it, he bows; the bow is done
         return not (OTHERV in nxt.kinds or (CHAR in nxt.kinds and VERB in self.kinds(i + 2)))
 
     def _title_is_act(self, i: int) -> bool:
@@ -1290,6 +1298,8 @@ _TARGET_LEMMAS = (TARGET_VERBS - {"對"}) | {"升", "薦", "就", "飲"}
 #: acts directed at a participant after which the doer goes on in the same clause, as the 斷句 joins
 #: 授獲者，退立 / 酬賓，阼階上北面坐奠觶 / 公揖卿大夫，升就席 (the one given to does not act next)
 _GIVING = set("授 酬 獻 揖".split())
+#: what joins a manner to the act after it (服以拜, 哭而拜); the view is simplified, these are the same
+_MANNER_LINKS = ("以", "而")
 #: going back (反位, 復位): after 拜X or 送X, the bower's or the one's who saw X off, not X's
 _BACK = set("反 復".split())
 _BOW_SEND = set("拜 送".split())

@@ -68,6 +68,8 @@ SCOPES = ("passage", "document")
 #: characters no participant's name ends on (particles, prepositions, conjunctions): a span the model
 #: reads as a name and that ends on one is not a participant
 _NAME_NEVER_ENDS = frozenset("以于於而則则乃遂也矣焉乎")  # both scripts: the view is simplified
+#: what, after an act, makes no name with it: 人 "someone" (賜人, 授人), 之 (送之)
+NOT_NAMES = frozenset({"人", "之"})
 
 
 class ActionExtractor:
@@ -217,7 +219,10 @@ class ActionExtractor:
                  and not thing_at_end(s, e) and not defined(e) and not act_on_one(s, e)
                  and not (text[e - 1] == voc.zhe and counted_times(text, s, e - 1, len(text), voc))
                  and not (text[e - 1] == voc.zhe and text[s] in voc.request_verbs | voc.existentials)
-                 and not kinds.get(text[s:e], set()) & {"VERB", "OTHERV"}}  # 成服拜賓 (奔喪): an act, no one
+                 and not kinds.get(text[s:e], set()) & {"VERB", "OTHERV"}  # 成服拜賓 (奔喪): an act, no one
+                 and not (e - s == 2 and kinds.get(text[s], set()) & {"VERB", "OTHERV"} and text[e - 1] != voc.zhe
+                          and kinds.get(text[e - 1], set()) & {"VERB", "OTHERV"} | NOT_NAMES)}
+        # 執食興辭 (曲禮: 執食 two acts), 賜人 (少儀: 人 someone given to): an act and what follows it, no name
         # 命弦者曰, 有入者 (投壺): the one bidden after 命 / 請, those there are after 有; no one named 命弦者
         return names or None
 

@@ -786,6 +786,10 @@ class _Run:
                 return
             if subject and self._defines(view.text, piece):
                 return  # 公食大夫禮 記 上贊，下大夫也: the one named says who another is, he does nothing
+            if subject and piece.treats_unnamed:
+                self.flush_pending()
+                self.current, self.unnamed = None, True  # 君賜，稽首 (玉藻): the one given to bows, not the lord
+                return
             if subject and not ((piece.assist or piece.treats_other) and principal is not None) \
                     and not (piece.stance and principal is not None):
                 self.current = subject  # 上射在左 / 卦者在左 only say where one stands
