@@ -3429,3 +3429,19 @@ def test_an_act_and_what_follows_it_is_no_name(extractor):
     assert extractor._names_in(view, [(at, at + 2, "ACTOR")]) is None
     view = extractor.normalise("虞人設階")
     assert extractor._names_in(view, [(0, 2, "ACTOR")]) == {0: 2}
+
+
+def test_quli_the_one_spoken_with_answers(extractor):
+    """曲禮: 先生與之言則對；不與之言則趨而退 — the master speaks with him (之, no one named), and he
+    answers; when the master does not, he withdraws: 之 joins no one to the master, the 則 acts are the
+    other's (unnamed), and the 不 is the condition's, not the withdrawal's. 請業則起 asks for the lesson;
+    rising follows 則. 侯氏與之讓 still yields to 之."""
+    text = "遭先生於道，趨而進，正立拱手。先生與之言則對；不與之言則趨而退。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb, a.negated) for a in r.actions][2:] == [(None, "對", False), (None, "退", False)]
+    text = "侍坐於先生，先生問焉，終則對。請業則起，請益則起。"
+    assert [a.object for a in run_on(extractor, text, text).all("請")] == ["業", "益"]
+    text = "侯氏與之讓。"
+    check(run_on(extractor, text, text).get("讓"), actor="侯氏", target="之")
+    text = "主人與之升。"  # with him, 之: the host goes up, no participant 主人與之
+    check(run_on(extractor, text, text).get("升"), actor="主人")

@@ -93,6 +93,8 @@ class Piece:
     treats_other: bool = False
     #: the subject treats someone the text does not name, and the clause ends there (君賜，稽首)
     treats_unnamed: bool = False
+    #: the acts after 則 of X與之…則 are the one X treated, unnamed (先生與之言則對)
+    by_other: bool = False
     #: the participant treated by name (天子賜侯氏以車服): he acts next
     treated: Optional[Span] = None
     #: the clause only says where its subject stands (上射在左, 卦者在左): a formation, not a new agent
@@ -342,6 +344,14 @@ class _Walk:
             elif ADV in k:
                 if t.text == self.voc.all_word:
                     self.piece.all_marker = True
+                if t.text in self.voc.then_words:
+                    self.neg = False  # 不與之言則趨而退 (曲禮): the 不 is the condition's, the 則 act is done
+                    if self.subject is not None and self.with_target is not None and not self.piece.acts \
+                            and ZHI in self.kinds(self._index_at(self.with_target[0])):
+                        # 先生與之言則對 (曲禮): the one spoken with, unnamed, answers; not the master
+                        self._close()
+                        self._new_piece(None)
+                        self.piece.by_other = True
             elif WITH in k and ZHI in self.kinds(i + 1) and not self.verb_seen:
                 self.with_target = (self.toks[i + 1].start, self.toks[i + 1].end)  # 侯氏與之讓
                 self.with_word = t.text
@@ -947,7 +957,8 @@ class _Walk:
                     and (self.piece.all_marker or x == self.voc.normalise("拜"))):
                 d.target = self.with_target
                 self.with_used = True
-            elif self.with_word == self.voc.normalise("與") and self.subject is not None and not self.with_used:
+            elif self.with_word == self.voc.normalise("與") and self.subject is not None and not self.with_used \
+                    and ZHI not in self.kinds(self._index_at(self.with_target[0])):  # 先生與之言則對: 之 is no one named
                 self.subject = (self.subject[0], self.with_target[1])  # 尸與侑升: both act
                 self.piece.subject = self.subject
                 d.subject = self.subject

@@ -117,7 +117,7 @@ COMMAND_VERBS = set("命 請 告".split())
 #: the verbs whose object is what they ask for, written out (命取矢, 請徹俎), and the words that end
 #: it (請退可也: "may withdraw")
 REQUEST_VERBS = set("命 請".split())
-REQUEST_STOPS = set("可".split())
+REQUEST_STOPS = set("可 則".split())  # 則: 請業則起 (曲禮) asks for the lesson; rising is what follows
 #: causatives: the participant after them does what follows (使人受俎, 使二人舉觶…洗, 遣舉奠盥)
 CAUSATIVES = set("使 遣".split())
 #: the causatives that send someone off: what follows the errand is the one sent's (遣X盥，出)

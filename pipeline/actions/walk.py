@@ -756,6 +756,10 @@ class _Run:
             self.named.append((subject, sentence))
         for span in piece.mentions:
             self.named.append((w(*span), sentence))
+        if piece.by_other:
+            self.flush_pending()
+            self.pending = None
+            self.current, self.unnamed = None, True  # 先生與之言則對: the one spoken with answers
         principal = self.current
         if subject is None and self._resumes(view.text, piece):
             # 受賜爵者以爵就席坐，公卒爵，然後飲: after the other's act the one who waited goes on
