@@ -3445,3 +3445,10 @@ def test_quli_the_one_spoken_with_answers(extractor):
     check(run_on(extractor, text, text).get("讓"), actor="侯氏", target="之")
     text = "主人與之升。"  # with him, 之: the host goes up, no participant 主人與之
     check(run_on(extractor, text, text).get("升"), actor="主人")
+
+
+def test_a_clause_naming_a_meaning_does_no_act(extractor):
+    """燕義: 君獨升立席上，西面特立，莫敢適之義也 — "the sense that none dares match him": 適 is named in the
+    explanation, no one goes; the lord's climbing and standing are read."""
+    text = "君獨升立席上，西面特立，莫敢適之義也。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("君", "升"), ("君", "立"), ("君", "立")]

@@ -119,7 +119,7 @@ _TRIM = CLAUSE_TRIM
 #: the same less the quotation marks (where a quotation closes)
 _TRIM_NOT_QUOTES = "".join(c for c in CLAUSE_TRIM if c not in SPEECH_OPEN + SPEECH_CLOSE)
 #: a clause that ends naming a rite (賓酬之禮, 獻眾兄弟之儀): its verbs name acts, none is done
-_RITE_NAMED = re.compile(r"之[礼禮仪儀]也?$")
+_RITE_NAMED = re.compile(r"之[礼禮仪儀义義]也?$")  # and its meaning (燕義 莫敢適之義也: no one matches him)
 
 
 @dataclass
