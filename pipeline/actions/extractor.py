@@ -69,7 +69,7 @@ SCOPES = ("passage", "document")
 #: reads as a name and that ends on one is not a participant
 _NAME_NEVER_ENDS = frozenset("以于於而則则乃遂也矣焉乎")  # both scripts: the view is simplified
 #: what, after an act, makes no name with it: 人 "someone" (賜人, 授人), 之 (送之)
-NOT_NAMES = frozenset({"人", "之"})
+_NOT_NAMES = frozenset({"人", "之"})
 
 
 class ActionExtractor:
@@ -212,18 +212,26 @@ class ActionExtractor:
         def act_on_one(s: int, e: int) -> bool:  # 酳婦亦如之 (士昏禮): an act outside the closed list and its participant
             return e - s > 1 and "OTHERV" in kinds.get(text[s], ()) and "ACTOR" in kinds.get(text[s + 1:e], ())
 
+        def not_one_who(s: int, e: int) -> bool:
+            """A 者 that names no one: a count of times (曾子問 哭踊三者三), or after 命 / 請 the one bidden
+            and after 有 those there are (投壺 命弦者曰, 有入者)."""
+            return text[e - 1] == voc.zhe and (counted_times(text, s, e - 1, len(text), voc)
+                                               or text[s] in voc.request_verbs | voc.existentials)
+
+        def act_words(s: int, e: int) -> bool:
+            """An act (成服拜賓, 奔喪), or two characters of an act and what follows it: 執食 (曲禮 執食興辭, two
+            acts), 賜人 (少儀: 人 someone given to)."""
+            if kinds.get(text[s:e], set()) & {"VERB", "OTHERV"}:
+                return True
+            return e - s == 2 and bool(kinds.get(text[s], set()) & {"VERB", "OTHERV"}) and text[e - 1] != voc.zhe \
+                and bool(kinds.get(text[e - 1], set()) & {"VERB", "OTHERV"} | _NOT_NAMES)
+
         names = {s: e for s, e, label in spans if label == "ACTOR" and (e - s > 1 or text[s] not in kinds)
                  and voc.placeholder not in text[s:e]  # 某 "so-and-so" of the set words (士昏禮 某敢不告期)
                  and text[e - 1] not in _NAME_NEVER_ENDS  # 舉以 (聘禮 without marks: 坐取獻舉以入告): no name
                  and "ACTOR" not in kinds.get(text[s:e], ()) and text[s] not in voc.causatives
                  and not thing_at_end(s, e) and not defined(e) and not act_on_one(s, e)
-                 and not (text[e - 1] == voc.zhe and counted_times(text, s, e - 1, len(text), voc))
-                 and not (text[e - 1] == voc.zhe and text[s] in voc.request_verbs | voc.existentials)
-                 and not kinds.get(text[s:e], set()) & {"VERB", "OTHERV"}  # 成服拜賓 (奔喪): an act, no one
-                 and not (e - s == 2 and kinds.get(text[s], set()) & {"VERB", "OTHERV"} and text[e - 1] != voc.zhe
-                          and kinds.get(text[e - 1], set()) & {"VERB", "OTHERV"} | NOT_NAMES)}
-        # 執食興辭 (曲禮: 執食 two acts), 賜人 (少儀: 人 someone given to): an act and what follows it, no name
-        # 命弦者曰, 有入者 (投壺): the one bidden after 命 / 請, those there are after 有; no one named 命弦者
+                 and not not_one_who(s, e) and not act_words(s, e)}
         return names or None
 
     def extract_text(self, raw: str, start: int = 0, end: Optional[int] = None) -> list[Action]:
