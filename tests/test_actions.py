@@ -3452,3 +3452,12 @@ def test_a_clause_naming_a_meaning_does_no_act(extractor):
     explanation, no one goes; the lord's climbing and standing are read."""
     text = "君獨升立席上，西面特立，莫敢適之義也。"
     assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("君", "升"), ("君", "立"), ("君", "立")]
+
+
+def test_the_mat_laid_keeps_its_place(extractor):
+    """昏義: 主人筵几於廟，而拜迎于門外 — 筵几 (the mat and armrest laid) is an act outside the list: the temple
+    is where they are laid, not where the host bows; he bows and meets the groom at the gate."""
+    text = "子承命以迎，主人筵几於廟，而拜迎于門外。"
+    r = run_on(extractor, text, text)
+    check(r.get("拜"), actor="主人", location=None)
+    check(r.get("迎", 1), actor="主人", location="門外")
