@@ -216,7 +216,7 @@ class ActionExtractor:
             """A 者 that names no one: a count of times (曾子問 哭踊三者三), or after 命 / 請 the one bidden
             and after 有 those there are (投壺 命弦者曰, 有入者)."""
             return text[e - 1] == voc.zhe and (counted_times(text, s, e - 1, len(text), voc)
-                                               or text[s] in voc.request_verbs | voc.existentials)
+                                               or text[s] in voc.request_verbs or text[s] in voc.existentials)
 
         def act_words(s: int, e: int) -> bool:
             """An act (成服拜賓, 奔喪), or two characters of an act and what follows it: 執食 (曲禮 執食興辭, two

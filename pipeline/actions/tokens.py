@@ -227,22 +227,21 @@ def _name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
 
 
 def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
-    if text[i] in voc.request_verbs:
-        return 0  # 命弦者曰 (投壺), 請致者: the one bidden or asked for follows the verb; no name opens on it
     first = voc.kinds.get(text[i], set())
     if first and not first & {"VERB", OTHERV, CHAR}:
         return 0
     if text[i] == voc.zhe or text[i] in CLAUSE_MARKS or text[i] in voc.existentials:
         return 0
+    if text[i] in voc.request_verbs:
+        return 0  # 命弦者曰 (投壺), 請致者: the one bidden or asked for follows the verb; no name opens on it
     if i + 1 < end and text[i + 1] == text[i]:
         return 0  # 長受酬酬者不拜 without its marks: the name is 酬者, the first 酬 is the act before it
     inner = longest_match(text, i + 1, end, voc)
     if inner and "ACTOR" in voc.kinds.get(text[i + 1 : i + 1 + inner], ()):
         return 0  # 命獲者: the verb's object is a named participant
-    if (text[i] in voc.request_verbs or (OTHERV in first and text[i] not in voc.assist_words)) \
-            and _plain_name_length(text, i + 1, end, voc):
-        # 請致者, 舅饗送者, 公所賜受者: the one asked for, feasted or given to is a name (致者, 送者,
-        # 受者); the asking, the feasting, the giving is an act. Not 宗婦贊薦者: who helps with the dishes
+    if OTHERV in first and text[i] not in voc.assist_words and _plain_name_length(text, i + 1, end, voc):
+        # 舅饗送者, 公所賜受者: the one feasted or given to is a name (送者, 受者); the feasting, the
+        # giving is an act. Not 宗婦贊薦者: who helps with the dishes
         return 0
     for j in range(i + 1, min(i + 4, end)):
         ch = text[j]

@@ -758,7 +758,6 @@ class _Run:
             self.named.append((w(*span), sentence))
         if piece.by_other:
             self.flush_pending()
-            self.pending = None
             self.current, self.unnamed = None, True  # 先生與之言則對: the one spoken with answers
         principal = self.current
         if subject is None and self._resumes(view.text, piece):
@@ -1372,7 +1371,8 @@ _THING_SUBJECT_VERBS = set("從 入 出 設 加 實".split())
 _HIM = "之"
 #: going out or withdrawing: one who did so acts no more in the scene he left
 _LEAVING = ("出", "退")
-#: drinking a cup up (飲, 卒爵): who just did presents no cup with no subject written
+#: drinking (飲) or finishing (卒, in the rites most often 卒爵): who just did presents no cup with no
+#: subject written
 _DRINKING = ("飲", "卒")
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
