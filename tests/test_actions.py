@@ -3461,3 +3461,36 @@ def test_the_mat_laid_keeps_its_place(extractor):
     r = run_on(extractor, text, text)
     check(r.get("拜"), actor="主人", location=None)
     check(r.get("迎", 1), actor="主人", location="門外")
+
+
+def test_the_lords_message_bowed_for_is_no_command(extractor):
+    """聘義: 北面拜貺，拜君命之辱 — the bow is for the lord's message (君命, a thing), the lord commands
+    nothing here; 公命之升 still bids."""
+    text = "君親拜迎于大門之內而廟受，北面拜貺，拜君命之辱，所以致敬也。"
+    r = run_on(extractor, text, text)
+    assert [(a.actor, a.verb) for a in r.actions] == [("君", v) for v in ("拜", "迎", "受", "拜", "拜")]
+    text = "賓再拜稽首，拜君命。"
+    assert [a.verb for a in run_on(extractor, text, text).actions] == ["拜", "稽首", "拜"]
+
+
+def test_a_message_passed_on_is_no_command(extractor):
+    """聘義: 介紹而傳命 — the attendants pass on the message: 傳 is an act outside the list and 命 its
+    thing (as 致命, 聽命), no command of the 介."""
+    text = "介紹而傳命，君子於其所尊弗敢質，敬之至也。"
+    assert [a.verb for a in run_on(extractor, text, text).actions] == []
+
+
+def test_it_seems_opens_no_name(extractor):
+    """射義: 蓋觀者如堵牆 … 蓋去者半 — 蓋 "it seems" guesses how many; no participant 蓋觀者 or 蓋去者."""
+    text = "孔子射於矍相之圃，蓋觀者如堵牆。射至於司馬。"
+    assert [a.actor for a in run_on(extractor, text, text).actions] == [None, None]  # 孔子: a name of the span model
+    view = extractor.normalise("蓋去者半入者半")
+    assert extractor._names_in(view, [(0, 3, "ACTOR")]) is None
+
+
+def test_where_someone_is_is_a_place(extractor):
+    """內則: 以適父母舅姑之所 — X之所, "where X is", is where one goes or stands, a place, not a thing."""
+    text = "賓適主人之所。"
+    check(run_on(extractor, text, text).get("適"), actor="賓", location="主人之所", object=None)
+    text = "主人在賓之所，拜。"
+    check(run_on(extractor, text, text).get("拜"), actor="主人", location="賓之所")

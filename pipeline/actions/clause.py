@@ -749,7 +749,7 @@ class _Walk:
         return False
 
     def _possessive(self, i: int, j: int) -> int:
-        """主人之席前, 賓之左: a place or thing named by its owner."""
+        """主人之席前, 賓之左, 父母之所 (內則: where they are): a place or thing named by its owner."""
         end = j + 1
         while end < len(self.toks) and self.kinds(end) & _PLACE_RUN and not self.kinds(end) & {VERB}:
             end += 1
@@ -757,13 +757,14 @@ class _Walk:
             if DIR in self.kinds(end + 1):
                 end += 2
         span = (self.toks[i].start, self.toks[end - 1].end)
+        place = bool(self.kinds(end - 1) & {DIR, LOCATION}) or self.toks[end - 1].text == "所"
         if self.last is not None and self.verb_seen:
-            if self.kinds(end - 1) & {DIR, LOCATION}:
+            if place:
                 if self.last.location is None or self.last.location_from != "post":
                     self.last.location, self.last.location_from = span, "post"
             elif self.last.object is None:
                 self.last.object = span
-        elif not self.verb_seen and self.kinds(end - 1) & {DIR, LOCATION}:
+        elif not self.verb_seen and place:
             self.pre_loc, self.pre_loc_from = span, "pre"
         return end
 
@@ -821,11 +822,13 @@ class _Walk:
 
     def _someones_charge(self, i: int) -> bool:
         """Is the 命 at ``i`` the charge of the participant named with it, a thing, not a command:
-        after 以 and him (以君命使), or after him and 之 (士昏禮 申之以父母之命)?"""
+        after 以 and him (以君命使), after him and 之 (士昏禮 申之以父母之命), or bowed for (聘義 拜君命之辱:
+        the bow is for the lord's message)?"""
         if i < 2 or self.toks[i].text != self.voc.normalise("命"):
             return False
         before, owner = self.kinds(i - 1), self.kinds(i - 2)
-        return (ACTOR in before and WITH in owner) or (ZHI in before and ACTOR in owner)
+        bowed_for = self.toks[i - 2].text == self.voc.normalise("拜")
+        return (ACTOR in before and (WITH in owner or bowed_for)) or (ZHI in before and ACTOR in owner)
 
     def _music_starts(self, i: int) -> bool:
         """Is the 作 at ``i`` "starts" with nothing bidden after it (燕禮's 記 樂作而后就物: the music

@@ -214,6 +214,11 @@ def _attendant(text: str, i: int, start: int, end: int, voc: Vocabulary) -> bool
     return bool(_next_word_kinds(text, i + 1, end, voc) & {"VERB", OTHERV})
 
 
+#: characters no participant's name opens on: 蓋 "it seems" (射義 蓋觀者如堵牆, 蓋去者半: a guess at how
+#: many, no one named; the lid or the covering act, 蓋冪, is no name either)
+NAME_NEVER_OPENS = frozenset("蓋盖")
+
+
 def _name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
     """Length of a VERB…者 name starting at ``i`` (執冪者, 卒爵者, 射者), else 0; a posture or a
     negator before such a name is part of it (坐卒爵者, 立卒爵者, 不洗者: the 記's classes of drinkers)."""
@@ -230,7 +235,7 @@ def _plain_name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
     first = voc.kinds.get(text[i], set())
     if first and not first & {"VERB", OTHERV, CHAR}:
         return 0
-    if text[i] == voc.zhe or text[i] in CLAUSE_MARKS or text[i] in voc.existentials:
+    if text[i] == voc.zhe or text[i] in CLAUSE_MARKS or text[i] in voc.existentials or text[i] in NAME_NEVER_OPENS:
         return 0
     if text[i] in voc.request_verbs:
         return 0  # 命弦者曰 (投壺), 請致者: the one bidden or asked for follows the verb; no name opens on it

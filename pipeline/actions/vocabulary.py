@@ -55,7 +55,7 @@ OTHER_VERBS = (
     "戒 速 厭 謀 舉 羞 至 視 哭 踊 致 遷 載 錯 布 陳 張 縣 作 使 帥 止 拂 扱 兼 擩 食 嘗 飯 酳 奉 "
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
     "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
-    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗 問 拭 啟 卷 闔 斂 展 卻 攝 持 概 牽 "
+    "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗 問 拭 啟 卷 闔 斂 展 卻 攝 持 概 牽 傳 "
     "成踊 括髮 成服 馮 度 投 肅 跪 筵几"  # the mourner's leaps, hair bound, mourning dress put on, the corpse
     # leant on (禮記); 投壺's measuring, throwing; 曲禮's bow that ushers the guest in (主人肅客而入: the host
     # enters) and kneeling (客自前跪，徹飯齊: no place 前跪); the mat and armrest laid (昏義 主人筵几於廟，而
