@@ -3494,3 +3494,35 @@ def test_where_someone_is_is_a_place(extractor):
     check(run_on(extractor, text, text).get("適"), actor="賓", location="主人之所", object=None)
     text = "主人在賓之所，拜。"
     check(run_on(extractor, text, text).get("拜"), actor="主人", location="賓之所")
+
+
+def test_the_one_given_things_bows(extractor):
+    """玉藻: 君賜車馬，乘以拜賜 — the lord gives carriage and horses (to no one named); the one given rides
+    them to bow for the gift, not the lord. 天子賜侯氏以車服 still hands the acts on to 侯氏."""
+    text = "君賜車馬，乘以拜賜；衣服，服以拜賜。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [(None, "拜"), (None, "拜")]
+    text = "天子賜侯氏以車服。迎于外門外，再拜。"
+    assert [a.actor for a in run_on(extractor, text, text).actions] == ["侯氏", "侯氏"]
+
+
+def test_in_old_times_is_no_name(extractor):
+    """郊特牲: 古者尸無事則立 — 古者 "in old times" is when, not who: the 尸 stands. A model name on it
+    is dropped (古者 alone), one on a particle loses it (以酌者 → 酌者, 少儀), but 以爵拜者 (鄉射禮 記:
+    who bows with the cup) keeps its 以."""
+    text = "古者尸無事則立。"
+    check(run_on(extractor, text, text).get("立"), actor="尸")
+    view = extractor.normalise("古者尸無事則立")
+    assert extractor._names_in(view, [(0, 2, "ACTOR")]) is None
+    view = extractor.normalise("尊者以酌者之左為上尊")
+    assert extractor._names_in(view, [(2, 5, "ACTOR")]) == {3: 5}
+    view = extractor.normalise("以爵拜者不徒作")
+    assert extractor._names_in(view, [(0, 4, "ACTOR")]) == {0: 4}
+
+
+def test_not_in_person_negates_the_act(extractor):
+    """玉藻: 大夫不親拜，為君之答己也 — the 大夫 does not bow in person (lest the lord answer him): 親
+    between 不 and the act leaves it negated, as 敢 and 能 do."""
+    text = "大夫不親拜，為君之答己也。"
+    check(run_on(extractor, text, text).get("拜"), actor="大夫", negated=True)
+    text = "主人不親酌。"
+    check(run_on(extractor, text, text).get("酌"), actor="主人", negated=True)

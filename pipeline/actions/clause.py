@@ -31,9 +31,9 @@ Span = tuple[int, int]
 #: the marks of a list, inside a phrase (命設豐、實觶: one request of two acts)
 _LIST_MARKS = frozenset("、")
 
-#: words between 不 and an act that leave the act negated (不敢辭, 不能拜, 不得獻, 不可以…), and
+#: words between 不 and an act that leave the act negated (不敢辭, 不能拜, 不得獻, 不可以…, 玉藻 不親拜), and
 #: the archer's gear put on (不決、遂、袒: a list of acts under one 不)
-_AUXILIARIES = frozenset("敢能得可肯必复復再又亦相自決决遂拾")
+_AUXILIARIES = frozenset("敢能得可肯必复復再又亦相自親亲決决遂拾")
 
 
 @dataclass
@@ -290,8 +290,9 @@ class _Walk:
                 if t.text in self.voc.treating_verbs and ZHI in self.kinds(i + 1) and not self.piece.acts:
                     self.piece.treats_other = True  # 擯者延之, 王勞之: the one treated acts next
                 if t.text in self.voc.treating_verbs and self.subject is not None and not self.piece.acts \
-                        and (self.tok(i + 1) is None or PUNCT in self.kinds(i + 1)):
-                    self.piece.treats_unnamed = True  # 君賜，稽首 (玉藻): the one given to, unnamed, bows
+                        and (self.tok(i + 1) is None or PUNCT in self.kinds(i + 1) or self._only_things_after(i)):
+                    # 君賜，稽首; 君賜車馬，乘以拜賜 (玉藻): the one given to, unnamed, bows
+                    self.piece.treats_unnamed = True
                 if t.text in self.voc.treating_verbs and ACTOR in self.kinds(i + 1) and not self.piece.acts \
                         and not (i > 0 and self.toks[i - 1].text == self.voc.normalise("以")):
                     # 天子賜侯氏, 勞侯氏 (not 以賜鍾人: giving with the thing, the giver goes on)
@@ -829,6 +830,14 @@ class _Walk:
         before, owner = self.kinds(i - 1), self.kinds(i - 2)
         bowed_for = self.toks[i - 2].text == self.voc.normalise("拜")
         return (ACTOR in before and (WITH in owner or bowed_for)) or (ZHI in before and ACTOR in owner)
+
+    def _only_things_after(self, i: int) -> bool:
+        """Do only things (the lexicon's or unknown characters) follow ``i`` to the clause end (君賜車馬:
+        what is given, to no one named)?"""
+        j = i + 1
+        while j < len(self.toks) and self.kinds(j) and self.kinds(j) <= {OBJECT, CHAR, NUM}:
+            j += 1
+        return j > i + 1 and (j == len(self.toks) or PUNCT in self.kinds(j))
 
     def _music_starts(self, i: int) -> bool:
         """Is the 作 at ``i`` "starts" with nothing bidden after it (燕禮's 記 樂作而后就物: the music

@@ -51,7 +51,7 @@ from pipeline.actions.passage import Passage, Reading
 from pipeline.actions.rites import corpse_lexicon
 from pipeline.actions.speech import ANSWERS, NARRATIVE_OPENERS, NARRATIVE_WORDS, SPEECH_WORDS
 from pipeline.actions.subjects import discover_subjects, handed_names, listed_names, passage_subjects
-from pipeline.actions.tokens import NAME_NEVER_OPENS, SortedSpans, counted_times, longest_match, split_doubled, written_at
+from pipeline.actions.tokens import NAME_NEVER_OPENS, PARTICLES_BEFORE_NAMES, SortedSpans, counted_times, longest_match, split_doubled, written_at
 from pipeline.actions.vocabulary import SENTENCE_MARKS, Vocabulary
 from pipeline.actions.walk import _RITE_OPEN, _Run
 from pipeline.nlp.lexicon import Lexicon
@@ -226,6 +226,14 @@ class ActionExtractor:
             return e - s == 2 and bool(kinds.get(text[s], set()) & {"VERB", "OTHERV"}) and text[e - 1] != voc.zhe \
                 and bool(kinds.get(text[e - 1], set()) & {"VERB", "OTHERV"} | _NOT_NAMES)
 
+        def past_particles(s: int, e: int) -> int:
+            """以酌者 (少儀 以酌者之左為上): the name is 酌者, 以 takes it; not 以爵拜者 (鄉射禮 記: who bows
+            with the cup), whose 以 opens the name."""
+            while e - s > 2 and text[s] in PARTICLES_BEFORE_NAMES and kinds.get(text[s + 1], set()) & {"VERB", "OTHERV"}:
+                s += 1
+            return s
+
+        spans = [(past_particles(s, e), e, label) for s, e, label in spans]
         names = {s: e for s, e, label in spans if label == "ACTOR" and (e - s > 1 or text[s] not in kinds)
                  and voc.placeholder not in text[s:e]  # 某 "so-and-so" of the set words (士昏禮 某敢不告期)
                  and text[e - 1] not in _NAME_NEVER_ENDS and text[s] not in NAME_NEVER_OPENS  # 舉以 (聘禮 without marks: 坐取獻舉以入告): no name

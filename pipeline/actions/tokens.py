@@ -215,8 +215,11 @@ def _attendant(text: str, i: int, start: int, end: int, voc: Vocabulary) -> bool
 
 
 #: characters no participant's name opens on: 蓋 "it seems" (射義 蓋觀者如堵牆, 蓋去者半: a guess at how
-#: many, no one named; the lid or the covering act, 蓋冪, is no name either)
-NAME_NEVER_OPENS = frozenset("蓋盖")
+#: many, no one named; the lid or the covering act, 蓋冪, is no name either), 古 昔 今 of a time (郊特牲 古者尸無事則立:
+#: "in old times", the 尸 stands)
+NAME_NEVER_OPENS = frozenset("蓋盖古昔今")
+#: particles a name the span model reads may open on, which are not the name (少儀 尊者以酌者之左為上尊: 酌者)
+PARTICLES_BEFORE_NAMES = frozenset("以于於而則则乃")
 
 
 def _name_length(text: str, i: int, end: int, voc: Vocabulary) -> int:
