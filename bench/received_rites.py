@@ -33,7 +33,7 @@ RITES = ("士冠", "士昏", "燕", "聘", "公食大夫", "少牢")
 #: chapters of the 禮記 that describe rites in the 儀禮's manner (mourning, the heir presented, 投壺,
 #: host and guest at the gate, the lord's sacrifice, the groom's fetching of the bride):
 #: no 儀禮 text, scored apart so that the figure of the six rites stays comparable
-LIJI = ("喪大記", "奔喪", "雜記", "曾子問", "投壺", "曲禮", "檀弓", "祭統", "祭義", "昏義", "文王世子", "玉藻", "少儀", "鄉飲酒義", "燕義", "內則", "射義", "聘義", "冠義", "郊特牲")
+LIJI = ("喪大記", "奔喪", "雜記", "曾子問", "投壺", "曲禮", "檀弓", "祭統", "祭義", "昏義", "文王世子", "玉藻", "少儀", "鄉飲酒義", "燕義", "內則", "射義", "聘義", "冠義", "郊特牲", "禮器")
 #: the two groups' totals
 ALL, ALL_LIJI = "all", "禮記 all"
 

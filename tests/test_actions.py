@@ -3526,3 +3526,10 @@ def test_not_in_person_negates_the_act(extractor):
     check(run_on(extractor, text, text).get("拜"), actor="大夫", negated=True)
     text = "主人不親酌。"
     check(run_on(extractor, text, text).get("酌"), actor="主人", negated=True)
+
+
+def test_in_person_is_no_thing(extractor):
+    """郊特牲: 君再拜稽首，肉袒親割 — he bares himself and cuts the victim in person: 親 "in person" is
+    how he acts, not what he bares (no object 親割 of 袒)."""
+    text = "君再拜稽首，肉袒親割，敬之至也。"
+    check(run_on(extractor, text, text).get("袒"), actor="君", object=None)

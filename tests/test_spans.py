@@ -554,3 +554,11 @@ def test_a_participants_hand_is_no_place(processor):
     assert ("賓右", "LOCATION") in spans and acts[0] == ("主人", "奠")
     spans, acts = read("主人實爵，酢于西階上，介右坐奠爵，遂拜，執爵興。")
     assert ("介右", "LOCATION") in spans and ("主人", "奠") in acts
+
+
+def test_court_gifts_and_snail_relish_are_things(processor):
+    """聘禮 (received text) 庭實設: the court gifts are set out, a thing, not the court 庭 and a filling
+    實; 15 p147 主婦…薦兩豆葵菹蝸醢 without marks: the snail relish whole, not its 醢."""
+    assert spans(processor, "賓奉束帛加璧享。庭實設。", "OBJECT") == ["束帛", "璧", "庭實"]
+    assert spans(processor, "賓奉束帛加璧享。庭實設。", "LOCATION") == []
+    assert "蝸醢" in spans(processor, "主婦盥于房中薦兩豆葵菹蝸醢醢在北", "OBJECT")  # without marks

@@ -31,9 +31,9 @@ Span = tuple[int, int]
 #: the marks of a list, inside a phrase (命設豐、實觶: one request of two acts)
 _LIST_MARKS = frozenset("、")
 
-#: words between 不 and an act that leave the act negated (不敢辭, 不能拜, 不得獻, 不可以…, 玉藻 不親拜), and
+#: words between 不 and an act that leave the act negated (不敢辭, 不能拜, 不得獻, 不可以…), and
 #: the archer's gear put on (不決、遂、袒: a list of acts under one 不)
-_AUXILIARIES = frozenset("敢能得可肯必复復再又亦相自親亲決决遂拾")
+_AUXILIARIES = frozenset("敢能得可肯必复復再又亦相自決决遂拾")
 
 
 @dataclass
