@@ -3533,3 +3533,34 @@ def test_in_person_is_no_thing(extractor):
     how he acts, not what he bares (no object 親割 of 袒)."""
     text = "君再拜稽首，肉袒親割，敬之至也。"
     check(run_on(extractor, text, text).get("袒"), actor="君", object=None)
+
+
+def test_a_bow_not_made_is_read_in_a_rule_ending_ye(extractor):
+    """曲禮: 君於士，不答拜也 — the rule that the lord does not return a 士's bow: a negated act ending on 也
+    is still the act (not made), not a definition as 非對也 is."""
+    text = "君於士，不答拜也。"
+    check(run_on(extractor, text, text).get("拜"), actor="君", negated=True, response=True)
+    text = "非對也。"
+    assert run_on(extractor, text, text).actions == []
+
+
+def test_what_was_served_first_is_no_act(extractor):
+    """曲禮: 主人延客祭：祭食，祭所先進 — "offer of what was served first": 所 with an adverb or a 不
+    before the act makes it a noun (as 所設), no one serves; 喪服 傳 父之所不降 likewise."""
+    text = "主人延客祭：祭食，祭所先進。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions] == [("客", "祭")] * 3
+    text = "父之所不降，母亦不敢降也。"
+    assert [(a.actor, a.verb, a.negated) for a in run_on(extractor, text, text).actions] == [("母", "降", True)]
+
+
+def test_the_ruler_of_a_state_is_one_name(extractor):
+    """曲禮: 大夫見於國君，國君拜其辱 — 國君 bows, not the 大夫 carried over a 國 read as a prefix."""
+    text = "大夫見於國君，國君拜其辱。"
+    check(run_on(extractor, text, text).get("拜"), actor="國君")
+
+
+def test_where_a_thing_lies_is_not_where_one_enters(extractor):
+    """曲禮: 戶外有二屨，言聞則入 — 戶外 is where the shoes are (有), not where he goes in."""
+    text = "戶外有二屨，言聞則入，言不聞則不入。"
+    assert [(a.verb, a.location, a.negated) for a in run_on(extractor, text, text).actions] == [
+        ("入", None, False), ("入", None, True)]

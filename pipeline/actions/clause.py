@@ -906,8 +906,10 @@ class _Walk:
             return i + 1  # 卒曰: "at the end he says", no act of finishing
         if nxt is not None and nxt.text == self.voc.normalise("用") and not adjacent:
             return self._named_not_done(i)  # 獻用爵: "the presentation uses a 爵", the round named, no act
-        if nxt is not None and nxt.text == self.voc.ye and not adjacent and (prev is None or prev.text != self.voc.its):
-            return self._named_not_done(i)  # 非對也, 下亦降也: a definition, no act (於其入也 is one)
+        if nxt is not None and nxt.text == self.voc.ye and not adjacent and (prev is None or prev.text != self.voc.its) \
+                and not self.neg:
+            # 非對也, 下亦降也: a definition, no act (於其入也 is one; 曲禮 君於士，不答拜也: a bow not made, the rule)
+            return self._named_not_done(i)
         if lemma == "對" and ((self.tok(i + 1) is not None and self.toks[i + 1].text in self.voc.not_reply_after)
                              or (self.tok(i - 1) is not None and self.toks[i - 1].text == self.voc.xiang)):
             self.verb_seen = True  # 筵對席, 長兄弟對之, 士昏禮 坐持几相對: "opposite", not the reply
@@ -939,8 +941,9 @@ class _Walk:
                 and last.object is None):
             last.object = (self.toks[i - 1].start, t.end)  # 授挼祭: the 挼祭 handed over
             return i + 1
-        if i > 0 and self.toks[i - 1].text == "所":
-            return i + 1  # 所設: "what was set", a noun
+        if i > 0 and (self.toks[i - 1].text == "所" or (
+                i > 1 and self.toks[i - 2].text == "所" and self.kinds(i - 1) & {ADV, NEG})):
+            return i + 1  # 所設: "what was set", a noun; 曲禮 祭所先進: "what was served first"; 喪服 傳 父之所不降
         if i > 0 and LIKE in self.kinds(i - 2) | self.kinds(i - 1) and self.toks[i - 1].text.endswith("初"):
             return i + 1  # 如初設: compared, not performed
         if x in self.voc.adverbial_verbs and self.kinds(i + 1) & {VERB, OTHERV} and not self.neg \
@@ -1255,8 +1258,8 @@ class _Walk:
             self._set_location(self.last, span, "post")
             if before is None and j == i + 1 and self.toks[i].text == self.voc.normalise("位"):
                 self.last.location_generic = True
-        elif not self.verb_seen:
-            self.pre_loc, self.pre_loc_from = span, "pre"
+        elif not self.verb_seen and not (self.tok(j) is not None and self.toks[j].text in self.voc.existentials):
+            self.pre_loc, self.pre_loc_from = span, "pre"  # not 戶外有二屨 (曲禮): where the shoes are
         return j
 
     @staticmethod
