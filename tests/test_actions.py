@@ -3564,3 +3564,28 @@ def test_where_a_thing_lies_is_not_where_one_enters(extractor):
     text = "戶外有二屨，言聞則入，言不聞則不入。"
     assert [(a.verb, a.location, a.negated) for a in run_on(extractor, text, text).actions] == [
         ("入", None, False), ("入", None, True)]
+
+
+def test_the_guests_bowed_to_before_the_leaps(extractor):
+    """奔喪: 拜賓成踊，送賓反位 — the mourner bows to the guests and leaps, sees them off and goes back:
+    the 賓 of 拜賓 is the one bowed to (an act outside the list that takes no thing follows), never the
+    one who goes back."""
+    text = "袒，絰，拜賓成踊，送賓反位，又哭盡哀。"
+    r = run_on(extractor, text, text)
+    check(r.get("拜"), actor=None, target="賓")
+    check(r.get("反"), actor=None, location="位")
+
+
+def test_palace_women_and_the_boy_are_participants(extractor):
+    """喪大記 授大夫、世婦杖: both are given staffs; 檀弓 童子隅坐而執燭: the boy sits and holds the candle."""
+    text = "五日既殯，授大夫、世婦杖。"
+    check(run_on(extractor, text, text).get("授"), target="大夫、世婦")
+    text = "曾元、曾申坐於足，童子隅坐而執燭。"
+    assert [(a.actor, a.verb) for a in run_on(extractor, text, text).actions][-2:] == [("童子", "坐"), ("童子", "執")]
+
+
+def test_where_the_blood_runs_is_not_where_he_comes_down(extractor):
+    """雜記: 雍人舉羊，升屋自中，中屋南面，刲羊，血流于前，乃降 — the victim is cut and its blood runs in
+    front (刲, 流: acts outside the list); the 雍人 comes down from the roof, at no place 前."""
+    text = "雍人舉羊，升屋自中，中屋南面，刲羊，血流于前，乃降。"
+    check(run_on(extractor, text, text).get("降"), actor="雍人", location=None)

@@ -645,8 +645,10 @@ class _Walk:
             self.last.target = span  # 授獲者退立于西方, 公揖卿大夫升就席: the giver goes on
             return j
         if not repeated and self.last is not None and self.last_verb_index == i - 1 and self.last.lemma in _BOW_SEND \
-                and self.last.target is None and self._back_to_place(j):
-            self.last.target = span  # 拜賓反位, 送賓反位 (奔喪): the mourner bows to the guests, sees them off, goes back
+                and self.last.target is None and (self._back_to_place(j) or (
+                    self.tok(j) is not None and self.toks[j].text in self.voc.intransitive)):
+            # 拜賓反位, 送賓反位, 拜賓成踊 (奔喪): the mourner bows to the guests, sees them off, goes back, leaps
+            self.last.target = span
             return j
         if not repeated and self._acted_on_next(i, j):
             # 主人為之拜賓送賓 (奔喪): the 賓 seen off is not the one who sees him off; he is bowed to

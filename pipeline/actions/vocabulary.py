@@ -56,10 +56,11 @@ OTHER_VERBS = (
     "贊 沃 筮 見 聽 聞 賜 歸 饋 宿 涖 倚 負 侍 御 有 無 為 爲 謂 卜 占 寫 示 誓 鼓 奏 歌 樂 "
     "稽顙 左還 右還 還 拾 決 繼 乘 合 比 納 行 厭 待 由 交 改 "
     "撫 挼 摶 更 易 遣 勝 承 述 謁 勞 延 儐 擯 求 挂 餕 衽 饗 問 拭 啟 卷 闔 斂 展 卻 攝 持 概 牽 傳 "
-    "成踊 括髮 成服 馮 度 投 肅 跪 筵几"  # the mourner's leaps, hair bound, mourning dress put on, the corpse
+    "成踊 括髮 成服 馮 度 投 肅 跪 筵几 刲 流"  # the mourner's leaps, hair bound, mourning dress put on, the corpse
     # leant on (禮記); 投壺's measuring, throwing; 曲禮's bow that ushers the guest in (主人肅客而入: the host
     # enters) and kneeling (客自前跪，徹飯齊: no place 前跪); the mat and armrest laid (昏義 主人筵几於廟，而
-    # 拜迎于門外: the temple is where they are laid, not where he bows)
+    # 拜迎于門外: the temple is where they are laid, not where he bows); the victim cut and its blood that
+    # flows (雜記 刲羊，血流于前，乃降: the blood runs in front, he comes down from the roof)
 ).split()
 #: acts outside the closed list that take no thing: a closed-list act after them is the next act
 #: (主人哭拜賓, 成服拜賓 — 奔喪), never a thing as after 致 or 聽 (致命, 聽命)
