@@ -416,3 +416,21 @@ def test_pretrained_lm_weights_start_the_tagger(tmp_path):
             for _, layer, text in training_units(["03"])[:30] for st in [strip_marks(text)] if len(st.chars) >= 2]
     tagger = LSTMTagger(emb=16, hidden=16, bigram_emb=8, epochs=1).fit(data, pretrained=arrays)
     assert tagger.vocab_ == vocab
+
+
+def test_a_model_trained_again_with_given_terms_reads_them_not_the_lexicon(shipped, tmp_path):
+    """``lexicon_terms``: the fold models of ``yili evaluate actions`` (unseen form) train with the
+    shipped model's terms, so an edit of configs/lexicon changes the reader, not their cuts. The terms
+    given are the ones learned from and saved; without them the lexicon as it is now is read."""
+    texts = ["主人坐取爵，實之賓之席前，西北面獻賓。", "賓西階上拜，主人少退。"]
+    terms = {"ACTOR": ["主人"], "VERB": ["拜"], "OBJECT": [], "LOCATION": [], "FACING": []}
+    given = Punctuator(max_iterations=20, lexicon_terms=terms).fit(texts, ["JING", "JING"])
+    assert given.lexicon_terms_ == terms
+    current = Punctuator(max_iterations=20).fit(texts, ["JING", "JING"])
+    assert "宾" in current.lexicon_terms_["ACTOR"] and current.crfsuite_bytes_ != given.crfsuite_bytes_
+    loaded = Punctuator.load(given.save(tmp_path / "given"))
+    assert loaded.lexicon_terms_ == terms and loaded.lexicon_terms is None  # saved once, as the terms
+    # a fold trained "as shipped" (士相見禮 only, 8 s) reads the shipped model's terms
+    from pipeline.layers.training import fold_punctuator
+
+    assert fold_punctuator(["03"], shipped_terms=True).lexicon_terms_ == shipped.lexicon_terms_

@@ -271,8 +271,11 @@ def error_records(tuples: dict[str, Any], texts: dict[str, tuple[str, str]], for
 
 def unseen_processors(chapters: Iterable[str], config: Optional[dict] = None, workers: int = 2) -> dict[str, Any]:
     """chapter → a processor whose 斷句 model was trained without that chapter's fold (the chapter
-    folds of ``yili evaluate segmentation``, the shipped model's settings; ~1 min per fold)."""
+    folds of ``yili evaluate segmentation``, the shipped model's settings and lexicon terms; ~1 min
+    per fold). With the shipped terms an edit of the lexicon changes the reader, not the folds' cuts
+    (before 2026-12-01 the folds read the lexicon as it was, and each edit moved a dozen passages)."""
     from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
 
     from pipeline.layers.training import fold_punctuator
     from pipeline.process import DocumentProcessor
@@ -284,9 +287,9 @@ def unseen_processors(chapters: Iterable[str], config: Optional[dict] = None, wo
     train = [[ch for ch in every if ch not in fold] for fold in folds]
     if workers > 1 and len(train) > 1:
         with ProcessPoolExecutor(max_workers=min(workers, len(train))) as pool:
-            models = list(pool.map(fold_punctuator, train))
+            models = list(pool.map(partial(fold_punctuator, shipped_terms=True), train))
     else:
-        models = [fold_punctuator(chapters_) for chapters_ in train]
+        models = [fold_punctuator(chapters_, shipped_terms=True) for chapters_ in train]
     out: dict[str, Any] = {}
     for fold, model in zip(folds, models):
         reader = DocumentProcessor(config, splitter=model)

@@ -527,14 +527,19 @@ SHAPED_SETS = {
 SEED_RUN_SHAPE = RunShape(first="JING")
 
 
-def fold_punctuator(chapters: Sequence[str]):
+def fold_punctuator(chapters: Sequence[str], shipped_terms: bool = False):
     """The 斷句 model with the shipped model's settings, trained on ``chapters`` only (the seam of
     a run with a known shape is held to its breaks; a model that saw the test chapters would
-    flatter it)."""
+    flatter it). ``shipped_terms``: with the lexicon terms the shipped model was trained with, not
+    the lexicon as it is now — the model a user runs, less the chapters; an edit of the lexicon then
+    changes what the reader does, not where the folds cut."""
     from pipeline.text.punctuate import Punctuator, training_units
 
     try:
-        params = {k: v for k, v in Punctuator.load().get_params().items() if k not in ("lexicon_dir", "lstm_weight")}
+        shipped = Punctuator.load()
+        params = {k: v for k, v in shipped.get_params().items() if k not in ("lexicon_dir", "lstm_weight", "lexicon_terms")}
+        if shipped_terms:
+            params["lexicon_terms"] = shipped.lexicon_terms_
     except Exception:  # noqa: BLE001 - no shipped model: the defaults
         params = {}
     units = training_units(chapters)
