@@ -51,7 +51,8 @@ from pipeline.actions.passage import Passage, Reading
 from pipeline.actions.rites import corpse_lexicon
 from pipeline.actions.speech import ANSWERS, NARRATIVE_OPENERS, NARRATIVE_WORDS, SPEECH_WORDS
 from pipeline.actions.subjects import discover_subjects, handed_names, listed_names, passage_subjects
-from pipeline.actions.tokens import NAME_NEVER_OPENS, PARTICLES_BEFORE_NAMES, SortedSpans, counted_times, longest_match, split_doubled, written_at
+from pipeline.actions.tokens import (NAME_NEVER_OPENS, PARTICLES_BEFORE_NAMES, SortedSpans, counted_times, longest_match,
+                                     split_doubled, written_at)
 from pipeline.actions.vocabulary import SENTENCE_MARKS, Vocabulary
 from pipeline.actions.walk import _RITE_OPEN, _Run
 from pipeline.nlp.lexicon import Lexicon
@@ -233,10 +234,11 @@ class ActionExtractor:
                 s += 1
             return s
 
-        spans = [(past_particles(s, e), e, label) for s, e, label in spans]
+        spans = [(past_particles(s, e) if label == "ACTOR" else s, e, label) for s, e, label in spans]
         names = {s: e for s, e, label in spans if label == "ACTOR" and (e - s > 1 or text[s] not in kinds)
                  and voc.placeholder not in text[s:e]  # 某 "so-and-so" of the set words (士昏禮 某敢不告期)
-                 and text[e - 1] not in _NAME_NEVER_ENDS and text[s] not in NAME_NEVER_OPENS  # 舉以 (聘禮 without marks: 坐取獻舉以入告): no name
+                 and text[e - 1] not in _NAME_NEVER_ENDS  # 舉以 (聘禮 without marks: 坐取獻舉以入告): no name
+                 and text[s] not in NAME_NEVER_OPENS  # 蓋觀者, 古者 (射義, 郊特牲)
                  and "ACTOR" not in kinds.get(text[s:e], ()) and text[s] not in voc.causatives
                  and not thing_at_end(s, e) and not defined(e) and not act_on_one(s, e)
                  and not not_one_who(s, e) and not act_words(s, e)}

@@ -43,8 +43,10 @@ PREPOSITIONS = "于 於 自 在".split()
 WITHS = "以 與".split()
 ANDS = ["及"]
 #: 序 "in order" (序進, 序升) only right before a verb; elsewhere it is the wall of the hall
-#: 若 "if" opens a conditional whose subject is the actor of the 則 clause (若大夫之耦不勝，則亦執弛弓)
-ADVERBS = "乃 遂 皆 亦 又 少 先 俱 竝 並 各 徧 遍 既 將 則 而 因 猶 疑 已 還 咸 必 且 序 若 唯 惟 而后 而後 然後 然后 古者 昔者 親".split()  # 親 "in person": 玉藻 大夫不親拜 (not bowing), 郊特牲 肉袒親割
+#: 若 "if" opens a conditional whose subject is the actor of the 則 clause (若大夫之耦不勝，則亦執弛弓);
+#: 古者 / 昔者 "in old times" (郊特牲 古者尸無事則立: the 尸 stands); 親 "in person" (玉藻 大夫不親拜: not
+#: bowing; 郊特牲 肉袒親割: nothing bared named 親割)
+ADVERBS = "乃 遂 皆 亦 又 少 先 俱 竝 並 各 徧 遍 既 將 則 而 因 猶 疑 已 還 咸 必 且 序 若 唯 惟 而后 而後 然後 然后 古者 昔者 親".split()
 LIKES = ["如"]
 SAYS = ["曰"]
 ZHIS = ["之"]

@@ -69,11 +69,11 @@ class Punctuator:
     boundary; ``c1`` / ``c2`` the L1 / L2 penalties and ``max_iterations`` of crfsuite's L-BFGS;
     ``use_lexicon`` the ritual-lexicon features (terms from ``lexicon_dir``, default
     ``configs/lexicon``, or the normalised ``lexicon_terms`` given: a model trained again with the
-    terms of another, so that an edit of the lexicon does not move its cuts); ``use_layer`` the 經/注/疏 features; ``lexicon_pairs`` the lexicon
-    labels on both sides of a boundary (:class:`LexiconMarks`; off in models saved before it
-    existed); ``jing_repeat`` how many times the CRF sees each 經 text (the 經 is an eighth of
-    the characters and reads unlike the commentaries: 3 gave held-out 經 +0.8 to +1.3 points on
-    three chapter folds). The defaults were chosen on three
+    terms of another, so that an edit of the lexicon does not move its cuts); ``use_layer`` the
+    經/注/疏 features; ``lexicon_pairs`` the lexicon labels on both sides of a boundary
+    (:class:`LexiconMarks`; off in models saved before it existed); ``jing_repeat`` how many times
+    the CRF sees each 經 text (the 經 is an eighth of the characters and reads unlike the
+    commentaries: 3 gave held-out 經 +0.8 to +1.3 points on three chapter folds). The defaults were chosen on three
     chapters held out of training (05, 11, 14): a stronger L1 penalty with 60 iterations gives the
     F1 of 100 iterations at half the training time and a smaller model.
 
