@@ -3589,3 +3589,15 @@ def test_where_the_blood_runs_is_not_where_he_comes_down(extractor):
     front (刲, 流: acts outside the list); the 雍人 comes down from the roof, at no place 前."""
     text = "雍人舉羊，升屋自中，中屋南面，刲羊，血流于前，乃降。"
     check(run_on(extractor, text, text).get("降"), actor="雍人", location=None)
+
+
+def test_one_bidden_is_not_cut_off_his_bidding(extractor):
+    """大射 p205 and 鄉射 p381 as a 斷句 model that never saw them cuts them: 擯者作|大夫長升受旅,
+    作|上耦射 — the one bidden goes back to 作, and what he is bidden is no act of his (as the editors
+    write it, 擯者作大夫長升受旅). 樂作|賓… is the music starting: no bidding, the clauses stay."""
+    r = run_cut_text(extractor, "賓以旅大夫于西階上|擯者作|大夫長升受旅。")
+    assert [a.verb for a in r.actions] == []
+    r = run_cut_text(extractor, "司射還|當上耦西面|作|上耦射。")
+    assert r.actions == []
+    r = run_cut_text(extractor, "樂作|賓升。")
+    check(r.get("升"), actor="賓")

@@ -265,6 +265,7 @@ class _Run:
             clauses = self._join_listed(text, clauses, sentences)
             clauses, sentences = self._subjects_cut_off(text, clauses, sentences)
             clauses = self._targets_cut_off(text, clauses, sentences)
+            clauses = self._bidden_cut_off(text, clauses)
         current_sentence: Optional[tuple[int, int]] = None
         said_until = -1  # speech after 曰 without quotes
         spoken: list[tuple[int, int]] = []
@@ -553,6 +554,24 @@ class _Run:
                 continue
             out[k], out[k + 1] = (ps, words[1].start), (words[1].start, ce)
         return out
+
+    def _bidden_cut_off(self, text: str, clauses: list[Span]) -> list[Span]:
+        """Clauses of unpunctuated text cut after 作 or 戒 that bid someone, before the one bidden (大射
+        擯者作|大夫長升受旅, 射人戒|諸公卿大夫射): joined again, so that what is bidden is no act of his. The
+        editors never end a clause on a bidding 作 or 戒 (only 樂作, 陔作, 不宿戒, with no one after)."""
+        bidding = {self.x.normalise(w) for w in ("作", "戒")}
+        out: list[Span] = []
+        for cs, ce in clauses:
+            if out and out[-1][1] == cs and text[cs - 1] in bidding and self._opens_on_name(text, cs, ce) \
+                    and not self._music_before(text, out[-1][0], cs - 1):
+                out[-1] = (out[-1][0], ce)
+            else:
+                out.append((cs, ce))
+        return out
+
+    def _music_before(self, text: str, start: int, at: int) -> bool:
+        """Is the word before ``at`` music, which 作 "starts" (樂作, 陔作)?"""
+        return at > start and text[at - 1] in {self.x.normalise(w) for w in ("樂", "陔")}
 
     def _bow_for(self, text: str, d: Draft, purpose: str) -> bool:
         """Is ``d`` a bow with this purpose (拜受, 拜送)?"""
