@@ -175,7 +175,8 @@ TREATING_VERBS = set("延 勞 賜".split())
 NOUN_WORDS = ("降等 其實 爵弁 侑幣 酬幣 私獻 長衣 小聘 昏辭 醮辭 醴辭 字辭 飲酒 反面 從父 從祖 從母 從服 從車 適子 適孫 適婦 出妻 命夫 命婦 升龍 降龍 " + " ".join(n + "升" for n in "一二三四五六七八九十")).split()
 #: things written with a closed-list character: 庭實, the gifts displayed in the court (no act of 實);
 #: a thing, so that opening a clause it is the topic of its act (聘禮 賓奉幣，庭實從; 庭實設: no one is named
-#: for the following and the setting out, not the guest carried on)
+#: for the following and the setting out, not the guest carried on). configs/lexicon/objects.txt lists it
+#: too, for the OBJECT span; this keeps the reading where a configured lexicon lacks it
 THING_WORDS = ("庭實",)
 #: 將 before a verb: the act is about to be done, not done (公將射，則…; 予一人將受之)
 ABOUT_TO = "將"

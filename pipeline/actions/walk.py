@@ -559,19 +559,14 @@ class _Run:
         """Clauses of unpunctuated text cut after 作 or 戒 that bid someone, before the one bidden (大射
         擯者作|大夫長升受旅, 射人戒|諸公卿大夫射): joined again, so that what is bidden is no act of his. The
         editors never end a clause on a bidding 作 or 戒 (only 樂作, 陔作, 不宿戒, with no one after)."""
-        bidding = {self.x.normalise(w) for w in ("作", "戒")}
         out: list[Span] = []
         for cs, ce in clauses:
-            if out and out[-1][1] == cs and text[cs - 1] in bidding and self._opens_on_name(text, cs, ce) \
-                    and not self._music_before(text, out[-1][0], cs - 1):
+            if out and out[-1][1] == cs and text[cs - 1] in _BIDDING and self._opens_on_name(text, cs, ce) \
+                    and not (cs - 2 >= out[-1][0] and text[cs - 2] in _MUSIC):
                 out[-1] = (out[-1][0], ce)
             else:
                 out.append((cs, ce))
         return out
-
-    def _music_before(self, text: str, start: int, at: int) -> bool:
-        """Is the word before ``at`` music, which 作 "starts" (樂作, 陔作)?"""
-        return at > start and text[at - 1] in {self.x.normalise(w) for w in ("樂", "陔")}
 
     def _bow_for(self, text: str, d: Draft, purpose: str) -> bool:
         """Is ``d`` a bow with this purpose (拜受, 拜送)?"""
@@ -1393,6 +1388,9 @@ _LEAVING = ("出", "退")
 #: drinking (飲) or finishing (卒, in the rites most often 卒爵): who just did presents no cup with no
 #: subject written
 _DRINKING = ("飲", "卒")
+#: the acts that bid someone, and the music that 作 "starts" instead (樂作, 陔作), in both scripts
+_BIDDING = "作戒"
+_MUSIC = "樂乐陔"
 #: a clause opening a condition (若…則…): a waiting place or subject does not reach into it
 _CONDITION = "若"
 _THEN = "则則"
